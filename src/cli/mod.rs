@@ -1,0 +1,132 @@
+//! The command line: `salto [hub]`, `salto perft`, `salto bench`,
+//! `salto analyse`. Each subcommand lives in its own file.
+
+pub mod perft;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "salto",
+    version,
+    about = "A game engine for draughts, hexagonal draughts and chinese checkers, speaking the Hub protocol"
+)]
+pub struct Cli {
+    /// Write log lines to this file (logging is off unless this or RUST_LOG is given).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub log: Option<std::path::PathBuf>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run a Hub protocol session on stdin/stdout (the default).
+    Hub,
+    /// Count the leaf nodes of the move tree (move generator test and speed).
+    Perft(perft::PerftArgs),
+}
+
+/// Exit status for bad input on the command line.
+pub const EXIT_USAGE: u8 = 2;
+
+/// Prints a one-line error on stderr and returns exit status 2.
+pub fn fail(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("salto: {msg}");
+    ExitCode::from(EXIT_USAGE)
+}
+
+/// Sets up logging: off unless `RUST_LOG` is set or a log file is given.
+pub fn init_logging(file: Option<&std::path::Path>) {
+    let mut builder = env_logger::Builder::new();
+    if let Some(path) = file {
+        match std::fs::File::create(path) {
+            Ok(f) => {
+                builder.target(env_logger::Target::Pipe(Box::new(f)));
+                builder.filter_level(log::LevelFilter::Info);
+            }
+            Err(e) => {
+                eprintln!("salto: cannot open log file {}: {e}", path.display());
+                return;
+            }
+        }
+    } else if std::env::var_os("RUST_LOG").is_none() {
+        return;
+    }
+    if let Ok(spec) = std::env::var("RUST_LOG") {
+        builder.parse_filters(&spec);
+    }
+    let _ = builder.try_init();
+}
+
+/// True when the arguments ask for a Hub session: none at all, `hub`, or only
+/// `--name=value` options (lidraughts-bot passes some) that are not ours.
+fn is_hub_invocation(args: &[String]) -> bool {
+    let known = ["--help", "-h", "--version", "-V"];
+    let mut rest = args.iter().skip(1).peekable();
+    match rest.peek() {
+        None => true,
+        Some(a) if a.as_str() == "hub" => true,
+        Some(a) if a.starts_with('-') => !known.contains(&a.as_str()),
+        _ => false,
+    }
+}
+
+/// The `--log FILE` / `--log=FILE` option, looked up by hand for the Hub
+/// invocation, where unknown options are ignored.
+fn hub_log_file(args: &[String]) -> Option<std::path::PathBuf> {
+    let mut it = args.iter().skip(1);
+    while let Some(a) = it.next() {
+        if a == "--log" {
+            return it.next().map(Into::into);
+        }
+        if let Some(f) = a.strip_prefix("--log=") {
+            return Some(f.into());
+        }
+    }
+    None
+}
+
+/// The program: parses the command line and runs the subcommand.
+pub fn main_with_args(args: Vec<String>) -> ExitCode {
+    if is_hub_invocation(&args) {
+        init_logging(hub_log_file(&args).as_deref());
+        return crate::protocol::run_hub();
+    }
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    init_logging(cli.log.as_deref());
+    match cli.command {
+        None | Some(Command::Hub) => crate::protocol::run_hub(),
+        Some(Command::Perft(a)) => perft::run(a),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(args: &[&str]) -> Vec<String> {
+        args.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn hub_is_the_default_and_ignores_foreign_options() {
+        assert!(is_hub_invocation(&v(&["salto"])));
+        assert!(is_hub_invocation(&v(&["salto", "hub"])));
+        assert!(is_hub_invocation(&v(&["salto", "--bot-name=x", "hub"])));
+        assert!(!is_hub_invocation(&v(&["salto", "perft"])));
+        assert!(!is_hub_invocation(&v(&["salto", "--help"])));
+        assert_eq!(
+            hub_log_file(&v(&["salto", "hub", "--log", "a.log"])),
+            Some("a.log".into())
+        );
+    }
+}

@@ -1,0 +1,167 @@
+//! The game abstraction that everything above the rules is generic over:
+//! perft, search, bench, the Hub engine and the match runner.
+//!
+//! A game is a small `Copy` value. For most draughts variants it is a
+//! zero-sized type; games with run-time options (Chinese checkers, the draw
+//! counts, Turkish promotion) carry those options in the value. The protocol
+//! picks the game once by name ([`crate::variant`]) and from there on all code
+//! is monomorphised: no dynamic dispatch and no variant checks in hot loops.
+
+pub mod movelist;
+pub mod zobrist;
+
+pub use movelist::MoveList;
+
+use std::fmt;
+
+/// A search score in centi-men (100 = one man), from the view of the player
+/// to move.
+pub type Score = i32;
+
+/// The score of a won position reached at ply 0; a win in `n` plies scores
+/// `SCORE_WIN - n`.
+pub const SCORE_WIN: Score = 30_000;
+/// Scores at or beyond this magnitude are wins or losses.
+pub const SCORE_WIN_MIN: Score = SCORE_WIN - 1_000;
+/// Larger than any score; the bound of a full window.
+pub const SCORE_INF: Score = 32_000;
+/// A drawn position.
+pub const SCORE_DRAW: Score = 0;
+
+/// The most moves a position of any game can have (de-duplicated).
+pub const MAX_MOVES: usize = 512;
+
+/// How a game ends without looking at the move list (that case, "no legal
+/// move", is a loss in every draughts game and handled by the caller).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The player with this index (see [`Game::to_move`]) has won.
+    Win(usize),
+    /// Drawn by a rule that needs no history (a move-count rule).
+    Draw,
+}
+
+/// An error in text that came from outside: a position, a move, an option.
+/// The message says what is wrong and where, so that a user can act on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError(pub String);
+
+impl ParseError {
+    pub fn new(msg: impl Into<String>) -> Self {
+        ParseError(msg.into())
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+impl From<String> for ParseError {
+    fn from(s: String) -> Self {
+        ParseError(s)
+    }
+}
+
+impl From<&str> for ParseError {
+    fn from(s: &str) -> Self {
+        ParseError(s.to_string())
+    }
+}
+
+pub type ParseResult<T> = Result<T, ParseError>;
+
+/// One game (a rule set with its options).
+///
+/// Players are numbered from 0 in turn order. In the two-sided draughts
+/// games 0 is White and 1 is Black, whoever moves first (Black in english).
+pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
+    /// A full position: pieces, player to move, the hash and the counters the
+    /// draw rules need. Small and copied, never undone.
+    type Position: Clone + PartialEq + Eq + Send + Sync + fmt::Debug;
+    /// A move. Two moves are equal exactly when the rules say they are the
+    /// same move (draughts: same from, to and captured set).
+    type Move: Copy + PartialEq + Eq + Send + Sync + fmt::Debug + Default + 'static;
+
+    /// The variant's name as the protocol spells it (`international`, ...).
+    fn name(&self) -> &'static str;
+
+    /// The start position.
+    fn start(&self) -> Self::Position;
+
+    /// How many players take part (2 for every draughts game).
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    /// The index of the player to move.
+    fn to_move(&self, pos: &Self::Position) -> usize;
+
+    /// All legal moves, de-duplicated. An empty list means the player to move
+    /// has no legal move (a loss in draughts). Games that pass instead of
+    /// losing (chinese checkers) generate an explicit pass move.
+    fn generate(&self, pos: &Self::Position, out: &mut MoveList<Self::Move>);
+
+    /// The number of legal moves (perft's bulk count at the last ply).
+    fn count_moves(&self, pos: &Self::Position) -> u64 {
+        let mut list = MoveList::new();
+        self.generate(pos, &mut list);
+        list.len() as u64
+    }
+
+    /// The position after `mv`, which must be legal in `pos`.
+    fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position;
+
+    /// The Zobrist hash of the position (kept incrementally by `play`).
+    fn hash(&self, pos: &Self::Position) -> u64;
+
+    /// The hash recomputed from scratch (tests compare it with `hash`).
+    fn hash_from_scratch(&self, pos: &Self::Position) -> u64;
+
+    /// True for moves the quiescence search must look at (captures).
+    fn is_noisy(&self, pos: &Self::Position, mv: Self::Move) -> bool;
+
+    /// True when a static evaluation of `pos` would be wrong because a
+    /// forced sequence is pending (in draughts: the player to move must
+    /// capture).
+    fn is_unstable(&self, pos: &Self::Position) -> bool;
+
+    /// A result decided by the position alone: a completed chinese checkers
+    /// corner, a draw by a move-count rule. `None` while the game goes on.
+    fn outcome(&self, pos: &Self::Position) -> Option<Outcome>;
+
+    /// Plies since the last irreversible move (capture, man move, ...). No
+    /// position older than that can repeat, so repetition checks stop there.
+    fn reversible_plies(&self, pos: &Self::Position) -> u32;
+
+    /// A static evaluation from the view of the player to move, in centi-men.
+    fn evaluate(&self, pos: &Self::Position) -> Score;
+
+    /// The evaluation from the view of `player` (multi-player searches).
+    fn evaluate_for(&self, pos: &Self::Position, player: usize) -> Score {
+        let s = self.evaluate(pos);
+        if player == self.to_move(pos) { s } else { -s }
+    }
+
+    /// Parses a move in any accepted form and matches it against the legal
+    /// moves of `pos`; illegal and ambiguous moves are errors.
+    fn parse_move(&self, pos: &Self::Position, text: &str) -> ParseResult<Self::Move>;
+
+    /// The move in Hub form (captures list every captured square).
+    fn format_move(&self, pos: &Self::Position, mv: Self::Move) -> String;
+
+    /// Parses the variant's FEN (PDN FEN for draughts).
+    fn parse_fen(&self, text: &str) -> ParseResult<Self::Position>;
+
+    /// The position as FEN.
+    fn format_fen(&self, pos: &Self::Position) -> String;
+
+    /// Parses the Hub `pos=` string of protocol.md.
+    fn parse_hub_position(&self, text: &str) -> ParseResult<Self::Position>;
+
+    /// The position as a Hub `pos=` string.
+    fn format_hub_position(&self, pos: &Self::Position) -> String;
+}

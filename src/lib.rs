@@ -1,0 +1,13 @@
+//! Salto: a game engine for the jumping games (draughts in several rule sets,
+//! hexagonal draughts, chinese checkers), spoken to in the Hub protocol.
+
+pub mod chinese;
+pub mod cli;
+pub mod draughts;
+pub mod game;
+pub mod protocol;
+pub mod search;
+pub mod variant;
+
+pub use game::{Game, MoveList, Outcome, ParseError, ParseResult, Score};
+pub use variant::{GameVisitor, Options, Variant, dispatch};
