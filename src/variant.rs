@@ -165,6 +165,65 @@ impl Options {
         }
     }
 
+    /// Sets one option by its protocol name (`set-param name=... value=...`).
+    /// Returns `Ok(false)` for a name that is not a game option (the caller
+    /// decides whether to ignore it), and an error for a bad value.
+    pub fn set_known(&mut self, name: &str, value: &str) -> ParseResult<bool> {
+        let value = value.trim();
+        let number = |v: &str| -> ParseResult<u32> {
+            v.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0 && *x <= 1e6)
+                .map(|x| x as u32)
+                .ok_or_else(|| {
+                    ParseError(format!(
+                        "bad value '{v}' for {name}: expected a number from 0 to 1000000"
+                    ))
+                })
+        };
+        match name.trim().to_ascii_lowercase().as_str() {
+            "variant" => self.variant = value.parse()?,
+            "turkish-promotion" => self.turkish_promotion = value.parse()?,
+            "notation" => self.notation = value.parse()?,
+            "draw-moves" => self.draw_moves = Some(number(value)?),
+            "players" => {
+                self.players = match value {
+                    "2" | "3" | "4" | "6" => number(value)? as u8,
+                    _ => {
+                        return Err(ParseError(format!(
+                            "bad value '{value}' for players: expected 2, 3, 4 or 6"
+                        )));
+                    }
+                }
+            }
+            "sets" => {
+                self.sets = match value {
+                    "1" | "2" | "3" => number(value)? as u8,
+                    _ => {
+                        return Err(ParseError(format!(
+                            "bad value '{value}' for sets: expected 1, 2 or 3"
+                        )));
+                    }
+                }
+            }
+            "foreign-corners" => self.foreign_corners = value.parse()?,
+            "unused-corners" => self.unused_corners = value.parse()?,
+            "spoiling" => self.spoiling = value.parse()?,
+            "max-moves" => self.max_moves = number(value)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Like [`Options::set_known`], but an unknown name is an error.
+    pub fn set(&mut self, name: &str, value: &str) -> ParseResult<()> {
+        if self.set_known(name, value)? {
+            Ok(())
+        } else {
+            Err(ParseError(format!("unknown option '{name}'")))
+        }
+    }
+
     /// Checks the combination of options (for example 4 players with 2
     /// sets is not a game).
     pub fn validate(&self) -> ParseResult<()> {

@@ -3,7 +3,9 @@
 
 pub mod perft;
 
-use clap::{Parser, Subcommand};
+use crate::game::ParseError;
+use crate::variant::Options;
+use clap::{Args, Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -26,6 +28,46 @@ pub enum Command {
     Hub,
     /// Count the leaf nodes of the move tree (move generator test and speed).
     Perft(perft::PerftArgs),
+}
+
+/// The flags that choose a game, shared by every subcommand that takes one.
+#[derive(Args, Debug, Clone)]
+pub struct GameArgs {
+    /// The variant: international (or normal), brazilian, english, spanish, turkish, hex, chinese.
+    #[arg(long, default_value = "international")]
+    pub variant: String,
+    /// Chinese checkers: number of players (2, 3, 4 or 6).
+    #[arg(long)]
+    pub players: Option<u8>,
+    /// Chinese checkers: sets per player (3 players: 2; 2 players: 3).
+    #[arg(long)]
+    pub sets: Option<u8>,
+    /// A rule option as NAME=VALUE, repeatable: turkish-promotion=end|immediate,
+    /// notation=numeric|algebraic, draw-moves=N, foreign-corners=pass|stop,
+    /// unused-corners=empty|filled, spoiling=swap|fill|none, max-moves=N.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub option: Vec<String>,
+}
+
+impl GameArgs {
+    /// The options these flags select, or a message saying what is wrong.
+    pub fn options(&self) -> Result<Options, ParseError> {
+        let mut opts = Options::new(self.variant.parse()?);
+        if let Some(p) = self.players {
+            opts.players = p;
+        }
+        if let Some(s) = self.sets {
+            opts.sets = s;
+        }
+        for o in &self.option {
+            let (name, value) = o
+                .split_once('=')
+                .ok_or_else(|| ParseError(format!("option '{o}' is not of the form NAME=VALUE")))?;
+            opts.set(name, value)?;
+        }
+        opts.validate()?;
+        Ok(opts)
+    }
 }
 
 /// Exit status for bad input on the command line.

@@ -5,9 +5,8 @@ use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// The variant (international, brazilian, english, spanish, turkish, hex, chinese).
-    #[arg(long, default_value = "international")]
-    pub variant: String,
+    #[command(flatten)]
+    pub game: super::GameArgs,
     /// Start from this FEN instead of the start position.
     #[arg(long)]
     pub fen: Option<String>,
@@ -28,6 +27,6 @@ pub struct PerftArgs {
 pub fn run(args: PerftArgs) -> ExitCode {
     super::fail(format!(
         "perft for variant '{}' is not implemented yet",
-        args.variant
+        args.game.variant
     ))
 }
