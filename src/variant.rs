@@ -251,9 +251,10 @@ pub trait GameVisitor {
 /// Builds the game the options select and hands it to `visitor`.
 pub fn dispatch<V: GameVisitor>(opts: &Options, visitor: V) -> ParseResult<V::Output> {
     opts.validate()?;
-    let _ = visitor;
-    Err(ParseError(format!(
-        "variant '{}' is not implemented yet",
-        opts.variant
-    )))
+    match opts.variant {
+        Variant::Chinese => Ok(visitor.visit(crate::chinese::Chinese::new(opts)?)),
+        other => Err(ParseError(format!(
+            "variant '{other}' is not implemented yet"
+        ))),
+    }
 }
