@@ -257,9 +257,9 @@ pub fn dispatch<V: GameVisitor>(opts: &Options, visitor: V) -> ParseResult<V::Ou
         Variant::Brazilian => Ok(visitor.visit(Draughts::<Brazilian>::new(opts))),
         Variant::English => Ok(visitor.visit(Draughts::<English>::new(opts))),
         Variant::Spanish => Ok(visitor.visit(Draughts::<Spanish>::new(opts))),
-        _ => Err(ParseError(format!(
-            "variant '{}' is not implemented yet",
-            opts.variant
+        Variant::Chinese => Ok(visitor.visit(crate::chinese::Chinese::new(opts)?)),
+        other => Err(ParseError(format!(
+            "variant '{other}' is not implemented yet"
         ))),
     }
 }

@@ -98,7 +98,11 @@ fn diag_coords(i: usize, per_row: usize) -> (u8, u8) {
     let rows = 2 * per_row;
     let r = i / per_row;
     let k = i % per_row;
-    let col = if r.is_multiple_of(2) { 2 * k + 1 } else { 2 * k };
+    let col = if r.is_multiple_of(2) {
+        2 * k + 1
+    } else {
+        2 * k
+    };
     (col as u8, (rows - 1 - r) as u8)
 }
 
