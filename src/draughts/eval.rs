@@ -71,6 +71,8 @@ pub struct Tables<B> {
     /// (from where an enemy can stop it).
     pub cone: [Vec<B>; 2],
     pub guard: [Vec<B>; 2],
+    /// Squares at most [`RUNAWAY_MAX_STEPS`] from crowning, per player.
+    pub runaway_zone: [B; 2],
 }
 
 impl<B: Bitboard> Tables<B> {
@@ -139,7 +141,7 @@ impl<B: Bitboard> Tables<B> {
                     for &d in dirs {
                         next |= step(frontier, d);
                     }
-                    next = next & !reach;
+                    next &= !reach;
                     reach |= next;
                     frontier = next;
                 }
@@ -165,7 +167,7 @@ impl<B: Bitboard> Tables<B> {
             for d in 0..all_dirs {
                 next |= step(*rings.last().unwrap_or(&B::ZERO), d);
             }
-            next = next & !seen;
+            next &= !seen;
             if next.is_empty() {
                 break;
             }
@@ -184,7 +186,15 @@ impl<B: Bitboard> Tables<B> {
                 wings[1] |= B::bit(s);
             }
         }
+        let zone = |p: usize| {
+            dist_layers[p]
+                .iter()
+                .take(RUNAWAY_MAX_STEPS as usize + 1)
+                .fold(B::ZERO, |a, &l| a | l)
+        };
+        let runaway_zone = [zone(0), zone(1)];
         Tables {
+            runaway_zone,
             dist_layers,
             dist,
             max_dist,
@@ -288,12 +298,8 @@ fn side_terms<R: Rules>(t: &Tables<Bb<R>>, pos: &Position<Bb<R>>, p: usize) -> S
     // Runaway men: no enemy king, nothing on the way, no enemy near the way.
     if (opp & pos.kings).is_empty() {
         let occ = pos.pieces[0] | pos.pieces[1];
-        let mut near = Bb::<R>::ZERO;
-        for k in 0..=(RUNAWAY_MAX_STEPS as usize).min(layers.len().saturating_sub(1)) {
-            near |= layers[k];
-        }
         let mut best = 0;
-        for b in (men & near).iter() {
+        for b in (men & t.runaway_zone[p]).iter() {
             let b = b as usize;
             if (t.cone[p][b] & occ).is_empty() && (t.guard[p][b] & opp).is_empty() {
                 let v = RUNAWAY - RUNAWAY_STEP * t.dist[p][b] as Score;
