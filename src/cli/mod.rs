@@ -1,6 +1,7 @@
 //! The command line: `salto [hub]`, `salto perft`, `salto bench`,
 //! `salto analyse`. Each subcommand lives in its own file.
 
+pub mod matches;
 pub mod perft;
 
 use crate::game::ParseError;
@@ -28,6 +29,8 @@ pub enum Command {
     Hub,
     /// Count the leaf nodes of the move tree (move generator test and speed).
     Perft(perft::PerftArgs),
+    /// Play an engine-vs-engine match between Hub engines (see docs/match.md).
+    Match(Box<matches::MatchArgs>),
 }
 
 /// The flags that choose a game, shared by every subcommand that takes one.
@@ -148,6 +151,7 @@ pub fn main_with_args(args: Vec<String>) -> ExitCode {
     match cli.command {
         None | Some(Command::Hub) => crate::protocol::run_hub(),
         Some(Command::Perft(a)) => perft::run(a),
+        Some(Command::Match(a)) => matches::run(*a),
     }
 }
 
