@@ -455,6 +455,10 @@ pub fn run_match<G: Game>(game: G, cfg: &MatchConfig) -> Result<MatchSummary, St
                         .get((g / n as u64) as usize);
                     let seats = seats_for((g % n as u64) as usize, n);
                     let rec = play_game(game, &opening, &seats, &mut slots, &cfg.referee);
+                    if rec.kind == EndKind::Aborted {
+                        // Neither engine can play: nothing more to learn.
+                        stop.store(true, Ordering::SeqCst);
+                    }
                     if tx.send((g, rec)).is_err() {
                         break;
                     }
@@ -479,10 +483,6 @@ pub fn run_match<G: Game>(game: G, cfg: &MatchConfig) -> Result<MatchSummary, St
                     write_error = Some(format!("writing the PDN file: {e}"));
                     stop.store(true, Ordering::SeqCst);
                 }
-            }
-            if rec.kind == EndKind::Aborted {
-                // Neither engine can play: nothing more to learn.
-                stop.store(true, Ordering::SeqCst);
             }
             if summary
                 .sprt
