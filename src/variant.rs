@@ -250,10 +250,16 @@ pub trait GameVisitor {
 
 /// Builds the game the options select and hands it to `visitor`.
 pub fn dispatch<V: GameVisitor>(opts: &Options, visitor: V) -> ParseResult<V::Output> {
+    use crate::draughts::{Brazilian, Draughts, English, International, Spanish};
     opts.validate()?;
-    let _ = visitor;
-    Err(ParseError(format!(
-        "variant '{}' is not implemented yet",
-        opts.variant
-    )))
+    match opts.variant {
+        Variant::International => Ok(visitor.visit(Draughts::<International>::new(opts))),
+        Variant::Brazilian => Ok(visitor.visit(Draughts::<Brazilian>::new(opts))),
+        Variant::English => Ok(visitor.visit(Draughts::<English>::new(opts))),
+        Variant::Spanish => Ok(visitor.visit(Draughts::<Spanish>::new(opts))),
+        Variant::Chinese => Ok(visitor.visit(crate::chinese::Chinese::new(opts)?)),
+        other => Err(ParseError(format!(
+            "variant '{other}' is not implemented yet"
+        ))),
+    }
 }

@@ -1,3 +1,172 @@
 //! The draughts family: one generic move generator driven by a `Rules` trait
 //! of constants and a board `Geometry` (international, brazilian, english,
-//! spanish, turkish, hex).
+//! spanish; turkish and hex slot in as further rule sets and geometries).
+//!
+//! - [`bitboard`]: the bitboard trait over `u64` and `u128`.
+//! - [`geometry`]: squares, bit layout, direction shifts.
+//! - [`rules`]: the rule constants of each variant, citing rules.md.
+//! - [`position`]: positions, moves, copy-make with an incremental hash.
+//! - [`movegen`]: the generator.
+//! - [`notation`]: squares, moves, FEN and Hub position strings.
+//! - [`eval`]: the static evaluation.
+
+pub mod bitboard;
+pub mod eval;
+pub mod geometry;
+pub mod movegen;
+pub mod notation;
+pub mod position;
+pub mod rules;
+
+pub use bitboard::Bitboard;
+pub use geometry::{Diagonal8, Diagonal10, Geometry};
+pub use position::{Bb, Move, Position};
+pub use rules::{Brazilian, English, International, Rules, Spanish};
+
+use crate::game::{Game, MoveList, Outcome, ParseResult, Score};
+use crate::variant::{Notation, Options};
+use std::marker::PhantomData;
+
+/// A draughts game: a rule set plus the run-time options (draw count,
+/// square names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Draughts<R: Rules> {
+    /// The move-count draw rule in plies (0 = off).
+    pub draw_plies: u32,
+    /// Print squares algebraically (variants with algebraic names only).
+    pub algebraic: bool,
+    rules: PhantomData<R>,
+}
+
+impl<R: Rules> Default for Draughts<R> {
+    fn default() -> Self {
+        Draughts {
+            draw_plies: 2 * R::DEFAULT_DRAW_MOVES,
+            algebraic: false,
+            rules: PhantomData,
+        }
+    }
+}
+
+impl<R: Rules> Draughts<R> {
+    /// The game with the options' draw count and notation.
+    pub fn new(opts: &Options) -> Self {
+        Draughts {
+            draw_plies: 2 * opts.draw_moves.unwrap_or(R::DEFAULT_DRAW_MOVES),
+            algebraic: R::ALGEBRAIC && opts.notation == Notation::Algebraic,
+            rules: PhantomData,
+        }
+    }
+
+    /// The men of both players at the start.
+    fn start_men() -> [Bb<R>; 2] {
+        let mut men = [Bb::<R>::ZERO; 2];
+        for (s, &(lo, hi)) in R::START.iter().enumerate() {
+            for sq in lo..hi {
+                men[s] |= R::Geo::bit_of(sq);
+            }
+        }
+        men
+    }
+}
+
+impl<R: Rules> Game for Draughts<R> {
+    type Position = Position<Bb<R>>;
+    type Move = Move<Bb<R>>;
+
+    fn name(&self) -> &'static str {
+        R::NAME
+    }
+
+    fn start(&self) -> Self::Position {
+        let [w, b] = Self::start_men();
+        Position::new(w, b, Bb::<R>::ZERO, R::FIRST_PLAYER)
+    }
+
+    fn to_move(&self, pos: &Self::Position) -> usize {
+        pos.side as usize
+    }
+
+    #[inline]
+    fn generate(&self, pos: &Self::Position, out: &mut MoveList<Self::Move>) {
+        movegen::generate::<R>(pos, out)
+    }
+
+    #[inline]
+    fn count_moves(&self, pos: &Self::Position) -> u64 {
+        movegen::count_moves::<R>(pos)
+    }
+
+    #[inline]
+    fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position {
+        pos.play(mv)
+    }
+
+    #[inline]
+    fn hash(&self, pos: &Self::Position) -> u64 {
+        pos.hash
+    }
+
+    fn hash_from_scratch(&self, pos: &Self::Position) -> u64 {
+        pos.compute_hash()
+    }
+
+    #[inline]
+    fn is_noisy(&self, _pos: &Self::Position, mv: Self::Move) -> bool {
+        mv.is_capture()
+    }
+
+    #[inline]
+    fn is_unstable(&self, pos: &Self::Position) -> bool {
+        movegen::has_capture::<R>(pos)
+    }
+
+    fn outcome(&self, pos: &Self::Position) -> Option<Outcome> {
+        if self.draw_plies > 0 && pos.reversible >= self.draw_plies {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
+    fn reversible_plies(&self, pos: &Self::Position) -> u32 {
+        pos.reversible
+    }
+
+    fn evaluate(&self, pos: &Self::Position) -> Score {
+        eval::evaluate::<R>(pos)
+    }
+
+    fn parse_move(&self, pos: &Self::Position, text: &str) -> ParseResult<Self::Move> {
+        notation::parse_move::<R>(pos, text)
+    }
+
+    fn format_move(&self, _pos: &Self::Position, mv: Self::Move) -> String {
+        notation::format_move::<R>(&mv, self.algebraic)
+    }
+
+    fn parse_fen(&self, text: &str) -> ParseResult<Self::Position> {
+        notation::parse_fen::<R>(text)
+    }
+
+    fn format_fen(&self, pos: &Self::Position) -> String {
+        notation::format_fen::<R>(pos, self.algebraic)
+    }
+
+    fn parse_hub_position(&self, text: &str) -> ParseResult<Self::Position> {
+        notation::parse_hub::<R>(text)
+    }
+
+    fn format_hub_position(&self, pos: &Self::Position) -> String {
+        notation::format_hub::<R>(pos)
+    }
+}
+
+/// International draughts.
+pub type InternationalGame = Draughts<International>;
+/// Brazilian draughts.
+pub type BrazilianGame = Draughts<Brazilian>;
+/// English draughts.
+pub type EnglishGame = Draughts<English>;
+/// Spanish draughts.
+pub type SpanishGame = Draughts<Spanish>;

@@ -1,0 +1,353 @@
+//! The generic move generator of the draughts family, driven by the
+//! constants of a [`Rules`] type and its [`Geometry`].
+//!
+//! Captures are found by a depth-first search per piece. With deferred
+//! removal the jumped pieces stay in the occupancy (they block) and are
+//! excluded from the pieces that can be jumped; the moving piece's origin
+//! counts as empty. Moves are kept de-duplicated by (from, to, captured).
+
+use super::bitboard::Bitboard;
+use super::geometry::Geometry;
+use super::position::{Bb, Move, Position};
+use super::rules::Rules;
+use crate::game::MoveList;
+
+type G<R> = <R as Rules>::Geo;
+
+/// One captured piece in the capture score; the low bits count kings.
+const CAPTURE_UNIT: u32 = 256;
+/// "No previous direction" for the first jump of a sequence.
+const NO_DIR: usize = usize::MAX;
+
+/// All legal moves of `pos`, de-duplicated, into `out` (cleared first).
+#[inline]
+pub fn generate<R: Rules>(pos: &Position<Bb<R>>, out: &mut MoveList<Move<Bb<R>>>) {
+    out.clear();
+    if pos.side == 0 {
+        generate_side::<R, 0>(pos, out)
+    } else {
+        generate_side::<R, 1>(pos, out)
+    }
+}
+
+/// The number of legal moves of `pos` (perft's bulk count).
+#[inline]
+pub fn count_moves<R: Rules>(pos: &Position<Bb<R>>) -> u64 {
+    if pos.side == 0 {
+        count_side::<R, 0>(pos)
+    } else {
+        count_side::<R, 1>(pos)
+    }
+}
+
+/// True when the player to move can capture (and so must).
+#[inline]
+pub fn has_capture<R: Rules>(pos: &Position<Bb<R>>) -> bool {
+    if pos.side == 0 {
+        has_capture_side::<R, 0>(pos)
+    } else {
+        has_capture_side::<R, 1>(pos)
+    }
+}
+
+#[inline(always)]
+fn generate_side<R: Rules, const S: usize>(pos: &Position<Bb<R>>, out: &mut MoveList<Move<Bb<R>>>) {
+    if has_capture_side::<R, S>(pos) {
+        generate_captures::<R, S>(pos, out);
+    } else {
+        generate_quiet::<R, S>(pos, out);
+    }
+}
+
+#[inline(always)]
+fn count_side<R: Rules, const S: usize>(pos: &Position<Bb<R>>) -> u64 {
+    if has_capture_side::<R, S>(pos) {
+        let mut list = MoveList::new();
+        generate_captures::<R, S>(pos, &mut list);
+        list.len() as u64
+    } else {
+        count_quiet::<R, S>(pos)
+    }
+}
+
+/// The men of side `S` that can make a first jump.
+#[inline(always)]
+fn men_that_capture<R: Rules, const S: usize>(men: Bb<R>, opp: Bb<R>, empty: Bb<R>) -> Bb<R> {
+    let mut found = Bb::<R>::ZERO;
+    for &d in R::MAN_CAPTURE_DIRS[S] {
+        found |= men & G::<R>::step(G::<R>::step(empty, d ^ 1) & opp, d ^ 1);
+    }
+    found
+}
+
+/// True when one of `kings` can capture (all directions, flying or not).
+#[inline(always)]
+fn kings_capture<R: Rules>(kings: Bb<R>, opp: Bb<R>, empty: Bb<R>) -> bool {
+    for d in 0..G::<R>::DIRS.len() {
+        let mut ray = G::<R>::step(kings, d);
+        loop {
+            if (G::<R>::step(ray & opp, d) & empty).any() {
+                return true;
+            }
+            if !R::FLYING_KINGS {
+                break;
+            }
+            ray &= empty;
+            if ray.is_empty() {
+                break;
+            }
+            ray = G::<R>::step(ray, d);
+        }
+    }
+    false
+}
+
+#[inline(always)]
+fn has_capture_side<R: Rules, const S: usize>(pos: &Position<Bb<R>>) -> bool {
+    let own = pos.pieces[S];
+    let opp = pos.pieces[1 - S];
+    let empty = G::<R>::BOARD & !(own | opp);
+    let men = own & !pos.kings;
+    let kings = own & pos.kings;
+    men_that_capture::<R, S>(men, opp, empty).any()
+        || (kings.any() && kings_capture::<R>(kings, opp, empty))
+}
+
+/// The state of the capture search of one position.
+struct Captures<'a, R: Rules> {
+    out: &'a mut MoveList<Move<Bb<R>>>,
+    /// The enemy pieces.
+    opp: Bb<R>,
+    /// All kings (for the king tie-break).
+    kings: Bb<R>,
+    /// The empty squares, with the moving piece's origin.
+    empty: Bb<R>,
+    /// The bit the moving piece started on.
+    from: u8,
+    /// The best capture score so far (maximum capture rule).
+    best: u32,
+}
+
+impl<R: Rules> Captures<'_, R> {
+    /// The score of capturing `piece`: one unit, plus one if it is a king
+    /// and the king tie-break applies.
+    #[inline(always)]
+    fn value(&self, piece: Bb<R>) -> u32 {
+        if R::KING_TIEBREAK && (piece & self.kings).any() {
+            CAPTURE_UNIT + 1
+        } else {
+            CAPTURE_UNIT
+        }
+    }
+
+    /// The squares a piece may land on or pass over, given the pieces
+    /// captured so far.
+    #[inline(always)]
+    fn free(&self, captured: Bb<R>) -> Bb<R> {
+        if R::IMMEDIATE_REMOVAL {
+            self.empty | captured
+        } else {
+            self.empty
+        }
+    }
+
+    /// Records a finished capture sequence.
+    #[inline]
+    fn add(&mut self, to: Bb<R>, captured: Bb<R>, score: u32, promote: bool) {
+        if R::MAXIMUM_CAPTURE {
+            if score < self.best {
+                return;
+            }
+            if score > self.best {
+                self.out.clear();
+                self.best = score;
+            }
+        }
+        let mv = Move {
+            captured,
+            from: self.from,
+            to: to.lowest() as u8,
+            promote,
+        };
+        // One or two jumps cannot repeat a (from, to, captured) triple on
+        // the diagonal boards, but a king on the hex board can; check all.
+        if captured.count() >= 2 && self.out.iter().any(|m| *m == mv) {
+            return;
+        }
+        self.out.push(mv);
+    }
+
+    /// Goes on with a man standing on `cur` after capturing `captured`;
+    /// `last` is the direction of the last jump.
+    fn man<const S: usize>(&mut self, cur: Bb<R>, captured: Bb<R>, score: u32, last: usize) {
+        let free = self.free(captured);
+        let mut extended = false;
+        for &d in R::MAN_CAPTURE_DIRS[S] {
+            if R::NO_REVERSE && d == last ^ 1 {
+                continue;
+            }
+            let mid = G::<R>::step(cur, d);
+            if (mid & self.opp & !captured).is_empty() {
+                continue;
+            }
+            let land = G::<R>::step(mid, d);
+            if (land & free).is_empty() {
+                continue;
+            }
+            extended = true;
+            let cap = captured | mid;
+            let sc = score + self.value(mid);
+            if (land & G::<R>::PROMOTION[S]).any() {
+                if R::CROWN_ENDS_MOVE {
+                    self.add(land, cap, sc, true);
+                    continue;
+                }
+                if R::PROMOTE_MID_CAPTURE {
+                    self.king(land, cap, sc, d, true);
+                    continue;
+                }
+            }
+            self.man::<S>(land, cap, sc, d);
+        }
+        if !extended && score != 0 {
+            let promote = (cur & G::<R>::PROMOTION[S]).any();
+            self.add(cur, captured, score, promote);
+        }
+    }
+
+    /// Goes on with a king standing on `cur`.
+    fn king(&mut self, cur: Bb<R>, captured: Bb<R>, score: u32, last: usize, promote: bool) {
+        let free = self.free(captured);
+        let mut extended = false;
+        for d in 0..G::<R>::DIRS.len() {
+            if R::NO_REVERSE && d == last ^ 1 {
+                continue;
+            }
+            let mut sq = G::<R>::step(cur, d);
+            if R::FLYING_KINGS {
+                while (sq & free).any() {
+                    sq = G::<R>::step(sq, d);
+                }
+            }
+            if (sq & self.opp & !captured).is_empty() {
+                continue;
+            }
+            let mut land = G::<R>::step(sq, d);
+            if (land & free).is_empty() {
+                continue;
+            }
+            extended = true;
+            let cap = captured | sq;
+            let sc = score + self.value(sq);
+            loop {
+                self.king(land, cap, sc, d, promote);
+                if !R::FLYING_KINGS {
+                    break;
+                }
+                land = G::<R>::step(land, d);
+                if (land & free).is_empty() {
+                    break;
+                }
+            }
+        }
+        if !extended && score != 0 {
+            self.add(cur, captured, score, promote);
+        }
+    }
+}
+
+fn generate_captures<R: Rules, const S: usize>(
+    pos: &Position<Bb<R>>,
+    out: &mut MoveList<Move<Bb<R>>>,
+) {
+    let own = pos.pieces[S];
+    let opp = pos.pieces[1 - S];
+    let empty = G::<R>::BOARD & !(own | opp);
+    let men = own & !pos.kings;
+    let kings = own & pos.kings;
+    let mut cap = Captures::<R> {
+        out,
+        opp,
+        kings: pos.kings,
+        empty,
+        from: 0,
+        best: 0,
+    };
+    for b in men_that_capture::<R, S>(men, opp, empty).iter() {
+        let from = Bb::<R>::bit(b);
+        cap.from = b as u8;
+        cap.empty = empty | from;
+        cap.man::<S>(from, Bb::<R>::ZERO, 0, NO_DIR);
+    }
+    for b in kings.iter() {
+        let from = Bb::<R>::bit(b);
+        cap.from = b as u8;
+        cap.empty = empty | from;
+        cap.king(from, Bb::<R>::ZERO, 0, NO_DIR, false);
+    }
+}
+
+fn generate_quiet<R: Rules, const S: usize>(
+    pos: &Position<Bb<R>>,
+    out: &mut MoveList<Move<Bb<R>>>,
+) {
+    let own = pos.pieces[S];
+    let empty = G::<R>::BOARD & !(own | pos.pieces[1 - S]);
+    let men = own & !pos.kings;
+    let kings = own & pos.kings;
+    for &d in R::MAN_STEP_DIRS[S] {
+        let shift = G::<R>::DIRS[d].shift;
+        let dest = G::<R>::step(men, d) & empty;
+        for to in dest.iter() {
+            out.push(Move {
+                captured: Bb::<R>::ZERO,
+                from: (to as i32 - shift) as u8,
+                to: to as u8,
+                promote: (Bb::<R>::bit(to) & G::<R>::PROMOTION[S]).any(),
+            });
+        }
+    }
+    for k in kings.iter() {
+        let from = Bb::<R>::bit(k);
+        for d in 0..G::<R>::DIRS.len() {
+            let mut t = G::<R>::step(from, d) & empty;
+            while t.any() {
+                out.push(Move {
+                    captured: Bb::<R>::ZERO,
+                    from: k as u8,
+                    to: t.lowest() as u8,
+                    promote: false,
+                });
+                if !R::FLYING_KINGS {
+                    break;
+                }
+                t = G::<R>::step(t, d) & empty;
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn count_quiet<R: Rules, const S: usize>(pos: &Position<Bb<R>>) -> u64 {
+    let own = pos.pieces[S];
+    let empty = G::<R>::BOARD & !(own | pos.pieces[1 - S]);
+    let men = own & !pos.kings;
+    let kings = own & pos.kings;
+    let mut n = 0u32;
+    for &d in R::MAN_STEP_DIRS[S] {
+        n += (G::<R>::step(men, d) & empty).count();
+    }
+    if kings.any() {
+        for d in 0..G::<R>::DIRS.len() {
+            let mut t = G::<R>::step(kings, d) & empty;
+            while t.any() {
+                n += t.count();
+                if !R::FLYING_KINGS {
+                    break;
+                }
+                t = G::<R>::step(t, d) & empty;
+            }
+        }
+    }
+    n as u64
+}

@@ -1,0 +1,178 @@
+//! Rule sets as constants. A variant is a zero-sized type implementing
+//! [`Rules`]; the generic move generator reads the constants, and the
+//! compiler removes the branches that a variant does not take.
+//!
+//! Every constant cites the rule of `rules.md` (in ../shared/spec) it
+//! implements.
+
+use super::geometry::{Diagonal8, Diagonal10, Geometry};
+use std::fmt::Debug;
+
+/// How the squares of a variant are numbered (notation.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Numbering {
+    /// Reading order from the top-left of the diagram (international,
+    /// english, spanish, hex).
+    ReadingOrder,
+    /// Rank by rank from a1, left to right (brazilian, turkish).
+    FromA1,
+}
+
+/// The order of the squares in the Hub `pos=` string (protocol.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HubLayout {
+    /// The squares in reading order of the diagram (international and
+    /// spanish: squares 1..N; brazilian: b8, d8, ...; turkish: a8 ... h1);
+    /// `w`/`W` are White's pieces and the first letter names the player to
+    /// move.
+    ReadingOrder,
+    /// pydraughts' english layout: the first mover's view, squares N..1,
+    /// with the first mover (Black) written as `w`/`W`.
+    FirstMoverView,
+}
+
+/// A rule set of the draughts family.
+pub trait Rules: Copy + Send + Sync + Debug + Default + 'static {
+    /// The board.
+    type Geo: Geometry;
+
+    /// The variant's name in the protocol.
+    const NAME: &'static str;
+
+    /// The directions in which each player's men capture. rules.md, table
+    /// "men capture": forward and backward (international, brazilian; hex:
+    /// all six directions) or forward only (english, spanish; turkish:
+    /// forward and sideways).
+    const MAN_CAPTURE_DIRS: [&'static [usize]; 2];
+
+    /// The directions in which each player's men make a quiet step. rules.md:
+    /// "Men move one step diagonally forward" (turkish: forward or sideways;
+    /// hex: the two forward neighbours).
+    const MAN_STEP_DIRS: [&'static [usize]; 2] = <Self::Geo as Geometry>::MAN_STEPS;
+
+    /// Kings fly: they move and capture at any distance along a free line.
+    /// rules.md, table "kings" and "king capture": fly (international,
+    /// brazilian, spanish, turkish, hex) or one step (english).
+    const FLYING_KINGS: bool;
+
+    /// The maximum capture rule (rules.md, "maximum capture rule"): every
+    /// variant except english, where "any capture sequence" may be chosen.
+    const MAXIMUM_CAPTURE: bool;
+
+    /// Among the longest captures only those taking the most kings are legal.
+    /// rules.md, "Spanish tie-break" (only spanish).
+    const KING_TIEBREAK: bool = false;
+
+    /// Removal is immediate: a jumped piece leaves the board at once.
+    /// rules.md, "immediate removal" (turkish only); otherwise "deferred
+    /// removal": jumped pieces block and cannot be jumped twice.
+    const IMMEDIATE_REMOVAL: bool = false;
+
+    /// A piece may not reverse direction between two jumps. rules.md,
+    /// Turkish: "a piece may not reverse direction (a 180-degree turn)". With
+    /// deferred removal the jumped piece already blocks the way back.
+    const NO_REVERSE: bool = false;
+
+    /// A man that reaches the far row during a capture is crowned and its
+    /// move ends there. rules.md, table "promotion", english.
+    const CROWN_ENDS_MOVE: bool = false;
+
+    /// A man that reaches the far row during a capture is crowned at once
+    /// and goes on capturing as a king. rules.md, Turkish,
+    /// `turkish-promotion=immediate`. When false (and `CROWN_ENDS_MOVE` is
+    /// false) "promotion at the end" applies: it goes on as a man.
+    const PROMOTE_MID_CAPTURE: bool = false;
+
+    /// The player who moves first: 0 = White, 1 = Black. rules.md, table
+    /// "moves first" (Black in english).
+    const FIRST_PLAYER: u8 = 0;
+
+    /// The internal squares (reading order, see [`Geometry`]) of the men of
+    /// each player at the start, as ranges `[from, to)`. rules.md, table
+    /// "men each"; notation.md gives the squares.
+    const START: [(usize, usize); 2];
+
+    /// The draw rule's default count, in moves by each side. rules.md,
+    /// "Draw rules of the draughts variants".
+    const DEFAULT_DRAW_MOVES: u32;
+
+    /// The square numbers of notation.md.
+    const NUMBERING: Numbering = Numbering::ReadingOrder;
+
+    /// Algebraic square names (`a1`) are accepted on input (notation.md:
+    /// brazilian, turkish).
+    const ALGEBRAIC: bool = false;
+
+    /// The Hub position string's layout (protocol.md, "Positions").
+    const HUB_LAYOUT: HubLayout = HubLayout::ReadingOrder;
+}
+
+/// The diagonal directions, for the constants below.
+mod dirs {
+    use super::super::geometry::{DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT};
+    pub const ALL: &[usize] = &[UP_LEFT, DOWN_RIGHT, UP_RIGHT, DOWN_LEFT];
+    pub const WHITE_FORWARD: &[usize] = &[UP_LEFT, UP_RIGHT];
+    pub const BLACK_FORWARD: &[usize] = &[DOWN_RIGHT, DOWN_LEFT];
+}
+
+/// International draughts (FMJD) on 10x10.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct International;
+
+impl Rules for International {
+    type Geo = Diagonal10;
+    const NAME: &'static str = "international";
+    const MAN_CAPTURE_DIRS: [&'static [usize]; 2] = [dirs::ALL, dirs::ALL];
+    const FLYING_KINGS: bool = true;
+    const MAXIMUM_CAPTURE: bool = true;
+    const START: [(usize, usize); 2] = [(30, 50), (0, 20)];
+    const DEFAULT_DRAW_MOVES: u32 = 60;
+}
+
+/// Brazilian draughts: the international rules on 8x8.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Brazilian;
+
+impl Rules for Brazilian {
+    type Geo = Diagonal8;
+    const NAME: &'static str = "brazilian";
+    const MAN_CAPTURE_DIRS: [&'static [usize]; 2] = [dirs::ALL, dirs::ALL];
+    const FLYING_KINGS: bool = true;
+    const MAXIMUM_CAPTURE: bool = true;
+    const START: [(usize, usize); 2] = [(20, 32), (0, 12)];
+    const DEFAULT_DRAW_MOVES: u32 = 60;
+    const NUMBERING: Numbering = Numbering::FromA1;
+    const ALGEBRAIC: bool = true;
+}
+
+/// English draughts (american checkers).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct English;
+
+impl Rules for English {
+    type Geo = Diagonal8;
+    const NAME: &'static str = "english";
+    const MAN_CAPTURE_DIRS: [&'static [usize]; 2] = [dirs::WHITE_FORWARD, dirs::BLACK_FORWARD];
+    const FLYING_KINGS: bool = false;
+    const MAXIMUM_CAPTURE: bool = false;
+    const CROWN_ENDS_MOVE: bool = true;
+    const FIRST_PLAYER: u8 = 1;
+    const START: [(usize, usize); 2] = [(20, 32), (0, 12)];
+    const DEFAULT_DRAW_MOVES: u32 = 40;
+    const HUB_LAYOUT: HubLayout = HubLayout::FirstMoverView;
+}
+
+/// Spanish draughts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Spanish;
+
+impl Rules for Spanish {
+    type Geo = Diagonal8;
+    const NAME: &'static str = "spanish";
+    const MAN_CAPTURE_DIRS: [&'static [usize]; 2] = [dirs::WHITE_FORWARD, dirs::BLACK_FORWARD];
+    const FLYING_KINGS: bool = true;
+    const MAXIMUM_CAPTURE: bool = true;
+    const KING_TIEBREAK: bool = true;
+    const START: [(usize, usize); 2] = [(20, 32), (0, 12)];
+    const DEFAULT_DRAW_MOVES: u32 = 60;
+}
