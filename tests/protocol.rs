@@ -124,7 +124,10 @@ fn one_error(s: &mut Salto, line: &[u8]) -> String {
         String::from_utf8_lossy(&line[..line.len().min(80)])
     );
     assert!(before[0].starts_with("error message=\""), "{before:?}");
-    assert!(before[0].ends_with('"') && before[0].matches('"').count() == 2, "{before:?}");
+    assert!(
+        before[0].ends_with('"') && before[0].matches('"').count() == 2,
+        "{before:?}"
+    );
     before[0].clone()
 }
 
@@ -200,7 +203,6 @@ fn go(s: &mut Salto, level: &str) -> String {
 }
 
 #[test]
-#[ignore = "needs international draughts (branch draughts)"]
 fn positions_come_from_start_pos_strings_fen_and_long_move_lists() {
     let mut s = Salto::start();
     s.handshake();
@@ -228,7 +230,6 @@ fn positions_come_from_start_pos_strings_fen_and_long_move_lists() {
 }
 
 #[test]
-#[ignore = "needs international draughts (branch draughts)"]
 fn a_bad_position_or_move_is_one_error_and_the_previous_position_stays() {
     let mut s = Salto::start();
     s.handshake();
@@ -258,11 +259,20 @@ fn a_bad_position_or_move_is_one_error_and_the_previous_position_stays() {
     // The position from before the errors is searched.
     s.send("new-game");
     assert_eq!(go(&mut s, "level depth=1"), before);
+    // An ambiguous capture (english: 26x10 over 22 and 14, or over 23 and
+    // 15) is an error in any variant; the long form is accepted.
+    s.send("set-param name=variant value=english");
+    let e = one_error(&mut s, b"pos fen=\"W:W26:B14,15,22,23\" moves=\"26x10\"");
+    assert!(
+        e.contains("illegal move 1: 26x10") && e.contains("ambiguous"),
+        "{e}"
+    );
+    s.send("pos fen=\"W:W26:B14,15,22,23\" moves=\"26x10x22x14\"");
+    assert_eq!(s.sync(), Vec::<String>::new());
     assert_eq!(s.stderr(), "");
 }
 
 #[test]
-#[ignore = "needs international draughts (branch draughts)"]
 fn one_legal_move_is_answered_at_once() {
     let mut s = Salto::start();
     s.handshake();
@@ -279,7 +289,6 @@ fn one_legal_move_is_answered_at_once() {
 }
 
 #[test]
-#[ignore = "needs international draughts (branch draughts)"]
 fn a_position_without_legal_moves_is_an_error_and_no_done() {
     let mut s = Salto::start();
     s.handshake();
@@ -343,7 +352,6 @@ fn search_transcript(nodes: u64) -> Vec<String> {
 }
 
 #[test]
-#[ignore = "needs international draughts (branch draughts)"]
 fn two_identical_node_limited_searches_give_identical_output() {
     let a = search_transcript(20_000);
     let b = search_transcript(20_000);
@@ -355,7 +363,6 @@ fn two_identical_node_limited_searches_give_identical_output() {
 // With a search that runs until it is stopped.
 
 #[test]
-#[ignore = "needs the real search (branch search) and international draughts"]
 fn stop_during_a_long_search_is_answered_with_done_within_50_ms() {
     let mut s = Salto::start();
     s.handshake();
@@ -374,7 +381,6 @@ fn stop_during_a_long_search_is_answered_with_done_within_50_ms() {
 }
 
 #[test]
-#[ignore = "needs the real search (branch search) and international draughts"]
 fn ping_during_a_search_is_answered_at_once() {
     let mut s = Salto::start();
     s.handshake();
@@ -393,7 +399,6 @@ fn ping_during_a_search_is_answered_at_once() {
 }
 
 #[test]
-#[ignore = "needs the real search (branch search) and international draughts"]
 fn another_command_during_a_search_ends_it_and_is_carried_out_after_done() {
     let mut s = Salto::start();
     s.handshake();
@@ -406,7 +411,6 @@ fn another_command_during_a_search_ends_it_and_is_carried_out_after_done() {
 }
 
 #[test]
-#[ignore = "needs the real search (branch search) and international draughts"]
 fn go_ponder_waits_for_ponder_hit_or_stop() {
     let mut s = Salto::start();
     s.handshake();
@@ -433,7 +437,6 @@ fn go_ponder_waits_for_ponder_hit_or_stop() {
 }
 
 #[test]
-#[ignore = "needs the real search (branch search) and international draughts"]
 fn end_of_input_during_a_search_exits_with_status_0() {
     let mut s = Salto::start();
     s.handshake();

@@ -12,7 +12,6 @@ use salto::variant::Variant;
 use std::process::Command;
 
 #[test]
-#[ignore = "needs international draughts (branch draughts)"]
 fn pydraughts_plays_complete_games_against_salto_in_every_variant_it_knows() {
     let python = match std::env::var("SALTO_PYDRAUGHTS_PYTHON") {
         Ok(p) if !p.is_empty() => p,

@@ -12,6 +12,10 @@ use std::sync::Arc;
 use std::sync::mpsc::Sender;
 use std::thread::JoinHandle;
 
+/// The search thread's stack: the search recurses with a move list on each
+/// frame (see `crate::search`); only the pages touched are committed.
+const SEARCH_STACK: usize = 64 << 20;
+
 /// What the protocol needs from a searcher. [`Searcher`] is the real one;
 /// the controller's tests use a slow stand-in to test stop and ping timing.
 pub trait Backend<G: Game>: Send + 'static {
@@ -273,6 +277,7 @@ impl<G: Game, B: Backend<G>> EngineApi for Engine<G, B> {
         let history = self.history.clone();
         let spawned = std::thread::Builder::new()
             .name("search".into())
+            .stack_size(SEARCH_STACK)
             .spawn(move || {
                 let mut on_info = |info: &Info<G::Move>| {
                     let pv = format_pv(&game, &root, &info.pv);

@@ -222,7 +222,7 @@ pub fn legal_after(v: Variant, moves: &[String], candidate: &str) -> Result<(), 
 }
 
 /// A game of up to `plies` plies from the start of `v`, each move chosen by
-/// a fixed pseudo-random rule, in Hub text.
+/// a fixed pseudo-random rule, in Hub text; it stops before the game ends.
 pub fn some_game(v: Variant, plies: usize) -> Vec<String> {
     struct Walk(usize);
     impl GameVisitor for Walk {
@@ -241,8 +241,16 @@ pub fn some_game(v: Variant, plies: usize) -> Vec<String> {
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
                 let mv = list[(seed % list.len() as u64) as usize];
+                let next = g.play(&p, mv);
+                // Stop before a position where the game is over, so that
+                // the game can always be searched on.
+                let mut after = salto::MoveList::new();
+                g.generate(&next, &mut after);
+                if after.is_empty() || g.outcome(&next).is_some() {
+                    break;
+                }
                 out.push(g.format_move(&p, mv));
-                p = g.play(&p, mv);
+                p = next;
             }
             out
         }

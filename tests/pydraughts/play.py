@@ -78,6 +78,11 @@ class Engines:
                 e.p.wait(timeout=5)
             except Exception:  # noqa: BLE001 - best effort
                 e.kill_process()
+            for f in (e.p.stdin, e.p.stdout):
+                try:
+                    f.close()
+                except Exception:  # noqa: BLE001 - already closed
+                    pass
 
 
 def play_one(engines, variant, movetime, ponder_every=0, known_bugs=None):
@@ -90,8 +95,9 @@ def play_one(engines, variant, movetime, ponder_every=0, known_bugs=None):
     while not board.is_over():
         if ply >= MAX_PLIES:
             return False, f"no result after {ply} plies (fen {board.fen})"
-        legal = board.legal_moves()
-        legal_norm = {norm(m.hub_move) for m in legal}
+        # pydraughts' legal moves, in its board form (cheaper than Move
+        # objects; those are built only to report a failure).
+        legal_board, _ = board._legal_moves_board()
         use_ponder = ponder_every and ply % ponder_every == 0
         try:
             if use_ponder:
@@ -99,6 +105,7 @@ def play_one(engines, variant, movetime, ponder_every=0, known_bugs=None):
             else:
                 result = engine.play(board, limit, False)
         except Exception as exc:  # pydraughts could not take the engine's move
+            legal = board.legal_moves()
             bogus = [m.hub_move for m in legal if engines.engine_rejects(board, m.hub_move)]
             if variant == "turkish" and bogus:
                 known_bugs.append(
@@ -108,16 +115,14 @@ def play_one(engines, variant, movetime, ponder_every=0, known_bugs=None):
                 return True, f"stopped at ply {ply} by the known pydraughts turkish bug"
             return False, f"ply {ply} fen {board.fen}: pydraughts rejected the engine's move: {exc!r}"
         move = result.move
-        if norm(move.hub_move) not in legal_norm:
+        if move.board_move not in legal_board:
+            legal = board.legal_moves()
             return False, (
                 f"ply {ply} fen {board.fen}: illegal move {move.hub_move}; "
                 f"legal: {sorted(m.hub_move for m in legal)}"
             )
-        if result.ponder is not None:
-            after = board.copy()
-            after.push(move)
-            if norm(result.ponder.hub_move) not in {norm(m.hub_move) for m in after.legal_moves()}:
-                return False, f"ply {ply}: illegal ponder move {result.ponder.hub_move}"
+        # The ponder move: HubEngine.play builds it on a copy of the board
+        # after the move, which raises (caught above) unless it is legal.
         board.push(move)
         ply += 1
     winner = board.winner()
@@ -159,7 +164,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--engine", required=True)
     ap.add_argument("--variants", default="normal,english,brazilian,turkish")
-    ap.add_argument("--movetime", type=float, default=0.02)
+    ap.add_argument("--movetime", type=float, default=0.01)
     ap.add_argument("--games", type=int, default=1)
     args = ap.parse_args()
 
