@@ -325,9 +325,41 @@ fn every_implemented_variant_plays_a_legal_move_after_set_param() {
             s.send(&format!("pos pos={start}"));
             let done = go(&mut s, "level depth=1");
             legal_after(v, &[], &done_move(&done)).unwrap_or_else(|e| panic!("{name}: {e}"));
+            // A string one letter short or long is an error.
+            let short = &start[..start.len() - 1];
+            one_error(&mut s, format!("pos pos={short}").as_bytes());
+            one_error(&mut s, format!("pos pos={start}e").as_bytes());
         }
     }
     assert_eq!(s.stderr(), "");
+}
+
+#[test]
+fn chinese_positions_with_a_set_outside_its_corner_count_are_errors() {
+    if !implemented(Variant::Chinese) {
+        return;
+    }
+    let mut s = Salto::start();
+    s.handshake();
+    s.send("set-param name=variant value=chinese");
+    let start = start_string(Variant::Chinese).expect("a start string");
+    assert_eq!(start.len(), 122);
+    s.send(&format!("pos pos={start}"));
+    assert_eq!(s.sync(), Vec::<String>::new());
+    // An eleventh peg of set a (2 players: sets a and d, 10 pegs each).
+    let hole = start[1..].find('.').expect("an empty hole") + 1;
+    let mut eleven = start.clone().into_bytes();
+    eleven[hole] = b'a';
+    one_error(&mut s, &[b"pos pos=".as_slice(), &eleven].concat());
+    // A peg of a set no one plays.
+    let mut foreign = start.clone().into_bytes();
+    foreign[hole] = b'b';
+    one_error(&mut s, &[b"pos pos=".as_slice(), &foreign].concat());
+    // Player 3 of 2 to move.
+    one_error(&mut s, format!("pos pos=3{}", &start[1..]).as_bytes());
+    // The start still stands.
+    let done = go(&mut s, "level depth=1");
+    legal_after(Variant::Chinese, &[], &done_move(&done)).unwrap();
 }
 
 /// The lines of one search with the clock fields taken out.
