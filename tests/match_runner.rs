@@ -202,7 +202,7 @@ fn move_count_rule_and_ply_limit_end_endless_games() {
     cfg.referee.repetition = false;
     let s = run(&cfg);
     // Walk's outcome() draws at 200 plies.
-    assert_eq!(s.ends.get("rules"), Some(&2));
+    assert_eq!(s.ends.get("draw-rule"), Some(&2));
     assert_eq!(s.points, vec![1.0, 1.0]);
     cfg.referee.max_plies = 10;
     let s = run(&cfg);

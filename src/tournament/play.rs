@@ -187,9 +187,10 @@ impl EngineSlot {
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EndKind {
-    /// The rules decided it (no legal move, a home corner filled, a draw
-    /// count).
+    /// The rules decided it: no legal move, a home corner filled.
     Rules,
+    /// A draw by a move-count rule ([`Outcome::Draw`]).
+    DrawRule,
     /// Third occurrence of a position.
     Repetition,
     /// Adjudicated on the engines' scores.
@@ -229,6 +230,7 @@ impl EndKind {
     pub fn name(self) -> &'static str {
         match self {
             EndKind::Rules => "rules",
+            EndKind::DrawRule => "draw-rule",
             EndKind::Repetition => "repetition",
             EndKind::Adjudicated => "adjudication",
             EndKind::MaxPlies => "max-plies",
@@ -466,7 +468,7 @@ pub fn play_game<G: Game>(
                 return finish(
                     record,
                     st,
-                    EndKind::Rules,
+                    EndKind::DrawRule,
                     draw_points(n),
                     None,
                     None,
