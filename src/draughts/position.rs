@@ -110,6 +110,16 @@ impl<B: Bitboard> Position<B> {
         let is_king = (self.kings & from).any();
         let mut p = *self;
         let mut h = self.hash ^ SIDE_KEY;
+        // Captured pieces leave first: with immediate removal (turkish) the
+        // piece may end on a square whose piece it captured.
+        if mv.captured.any() {
+            let o = 1 - s;
+            for b in mv.captured.iter() {
+                h ^= piece_key(o, self.kings.has(b), b);
+            }
+            p.pieces[o] &= !mv.captured;
+            p.kings &= !mv.captured;
+        }
         p.pieces[s] ^= from ^ to;
         h ^= piece_key(s, is_king, mv.from as u32) ^ piece_key(s, is_king, mv.to as u32);
         if is_king {
@@ -119,12 +129,6 @@ impl<B: Bitboard> Position<B> {
             h ^= piece_key(s, false, mv.to as u32) ^ piece_key(s, true, mv.to as u32);
         }
         if mv.captured.any() {
-            let o = 1 - s;
-            for b in mv.captured.iter() {
-                h ^= piece_key(o, self.kings.has(b), b);
-            }
-            p.pieces[o] &= !mv.captured;
-            p.kings &= !mv.captured;
             p.reversible = 0;
         } else if is_king {
             p.reversible = self.reversible.saturating_add(1);
