@@ -115,6 +115,15 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
     /// The position after `mv`, which must be legal in `pos`.
     fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position;
 
+    /// A number that stands for what `mv` does (the search's history
+    /// heuristic indexes a table with it). Equal moves in different
+    /// positions should get equal keys where possible. The default, the
+    /// Zobrist difference the move makes, is exact but plays the move; a game
+    /// may override it with something cheaper (for example from and to).
+    fn move_key(&self, pos: &Self::Position, mv: Self::Move) -> u64 {
+        self.hash(&self.play(pos, mv)) ^ self.hash(pos)
+    }
+
     /// The Zobrist hash of the position (kept incrementally by `play`).
     fn hash(&self, pos: &Self::Position) -> u64;
 

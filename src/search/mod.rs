@@ -5,9 +5,19 @@
 //! the helper threads, [`Limits`] for one search, a shared [`Control`] to stop
 //! it or end pondering from another thread, and [`Info`] reports.
 
-use crate::game::{Game, Score};
-use std::sync::atomic::{AtomicBool, Ordering};
+pub mod ordering;
+pub mod time;
+pub mod tt;
+pub mod worker;
+
+pub use worker::MAX_PLY;
+
+use crate::game::{Game, MoveList, Score};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
+use time::TimeManager;
+use tt::Tt;
+use worker::{Shared, Worker};
 
 /// The limits of one search, as `level` and the command line set them. All
 /// `None` / `false`: search until stopped.
@@ -118,20 +128,56 @@ pub struct SearchResult<M> {
     pub pv: Vec<M>,
 }
 
+/// Switches for the selective parts of the search, for measuring what
+/// each is worth (`salto analyse` and the tests turn them off). All on by
+/// default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Late move reductions.
+    pub lmr: bool,
+    /// Aspiration windows at the root.
+    pub aspiration: bool,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features {
+            lmr: true,
+            aspiration: true,
+        }
+    }
+}
+
+/// Stack size of the helper threads. The search recurses up to [`MAX_PLY`]
+/// plies with a move list (`MAX_MOVES` moves) on each frame: about 1 MB
+/// with 16-byte moves. The main search runs on the caller's thread, which
+/// needs that much stack too (the default 2 MB of a spawned thread is
+/// enough for every game here).
+const SEARCH_STACK: usize = 64 << 20;
+
+/// Searches with less time than this (seconds) run on one thread.
+pub const HELPER_MIN_TIME: f64 = 0.02;
+
 /// The searcher: transposition table, thread count, history tables. One per
 /// engine; reused across searches until `new_game`.
 pub struct Searcher<G: Game> {
     game: G,
     hash_mib: usize,
     threads: usize,
+    /// Allocated when the size is set, not on the clock of a search.
+    tt: Option<Tt>,
+    features: Features,
 }
 
 impl<G: Game> Searcher<G> {
     pub fn new(game: G, hash_mib: usize, threads: usize) -> Self {
+        let hash_mib = hash_mib.max(1);
         Searcher {
             game,
-            hash_mib: hash_mib.max(1),
+            hash_mib,
             threads: threads.max(1),
+            tt: Some(Tt::new(hash_mib)),
+            features: Features::default(),
         }
     }
 
@@ -141,7 +187,12 @@ impl<G: Game> Searcher<G> {
 
     /// Resizes (and clears) the transposition table.
     pub fn set_hash_mib(&mut self, mib: usize) {
-        self.hash_mib = mib.max(1);
+        let mib = mib.max(1);
+        if mib != self.hash_mib || self.tt.is_none() {
+            self.tt = None;
+            self.tt = Some(Tt::new(mib));
+        }
+        self.hash_mib = mib;
     }
 
     pub fn hash_mib(&self) -> usize {
@@ -156,13 +207,27 @@ impl<G: Game> Searcher<G> {
         self.threads
     }
 
+    pub fn features(&self) -> Features {
+        self.features
+    }
+
+    pub fn set_features(&mut self, features: Features) {
+        self.features = features;
+    }
+
     /// Forgets everything learnt (the table, the history): `new-game`.
-    pub fn new_game(&mut self) {}
+    pub fn new_game(&mut self) {
+        if let Some(tt) = &self.tt {
+            tt.clear();
+        }
+    }
 
     /// Searches `root`. `history` holds the hashes of the game's positions
     /// before `root`, oldest first (for repetition draws). `on_info` is
-    /// called from the searching thread. Returns when a limit is reached or
-    /// `control.stop` is set (and, while `control.pondering`, never on time).
+    /// called from the calling thread. Returns when a limit is reached or
+    /// `control.stop` is set (and, while `control.pondering`, never on time;
+    /// a search that ends early while pondering or under `infinite` waits
+    /// for `stop` or `ponder-hit`).
     pub fn search(
         &mut self,
         root: &G::Position,
@@ -171,18 +236,102 @@ impl<G: Game> Searcher<G> {
         control: &Control,
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
-        // Placeholder until the search lands (issue 5): the first legal move.
-        let _ = (history, limits, control, &mut *on_info);
-        let mut list = crate::game::MoveList::new();
-        self.game.generate(root, &mut list);
-        let best = list.first().copied();
+        let pondering = control.pondering.load(Ordering::SeqCst);
+        let time = TimeManager::new(limits, pondering);
+        let game = self.game;
+        let tt = self.tt.get_or_insert_with(|| Tt::new(self.hash_mib));
+        tt.new_search();
+        let tt: &Tt = tt;
+        // Helpers cannot help in a few milliseconds, and starting and
+        // joining them costs scheduler latency on a loaded machine.
+        let threads = if time.hard.is_some_and(|h| h < HELPER_MIN_TIME) {
+            1
+        } else {
+            self.threads
+        };
+        let shared = Shared {
+            tt,
+            control,
+            abort: AtomicBool::new(false),
+            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            limits,
+            features: self.features,
+        };
+        let shared = &shared;
+        let outcome = std::thread::scope(|s| {
+            let mut helpers = Vec::new();
+            for id in 1..threads {
+                let b = std::thread::Builder::new()
+                    .name(format!("search-{id}"))
+                    .stack_size(SEARCH_STACK);
+                let h = b.spawn_scoped(s, move || {
+                    let mut w = Worker::new(game, shared, id, root, history, None);
+                    w.iterate(&mut |_| {});
+                    w.publish_nodes();
+                });
+                match h {
+                    Ok(h) => helpers.push(h),
+                    Err(e) => log::warn!("cannot start search thread {id}: {e}"),
+                }
+            }
+            // The main search runs on the calling thread: no thread start on
+            // the clock, and `on_info` is called directly.
+            let mut w = Worker::new(game, shared, 0, root, history, Some(time));
+            w.iterate(on_info);
+            // Never return early while pondering or analysing without end:
+            // wait for stop or ponder-hit.
+            while !control.should_stop()
+                && (control.pondering.load(Ordering::SeqCst) || limits.infinite)
+            {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            shared.abort.store(true, Ordering::SeqCst);
+            w.publish_nodes();
+            for h in helpers {
+                let _ = h.join();
+            }
+            Some((w.root_moves, w.completed_depth))
+        });
+        let nodes = shared.total_nodes();
+        let (root_moves, depth) = outcome.unwrap_or_else(|| (Vec::new(), 0));
+        let Some(best) = root_moves.first() else {
+            // No legal move (or no thread): the first legal move if any.
+            let mut list = MoveList::new();
+            game.generate(root, &mut list);
+            let best = list.first().copied();
+            return SearchResult {
+                best,
+                ponder: None,
+                score: if best.is_some() {
+                    0
+                } else {
+                    -crate::game::SCORE_WIN
+                },
+                depth: 0,
+                nodes,
+                pv: best.into_iter().collect(),
+            };
+        };
+        let mut pv = best.pv.clone();
+        if pv.len() < 2 {
+            // Look the reply up in the table, for pondering.
+            let after = game.play(root, best.mv);
+            if let Some(idx) = tt.probe(game.hash(&after)).and_then(|e| e.move_index) {
+                let mut list = MoveList::new();
+                game.generate(&after, &mut list);
+                if let Some(&reply) = list.get(idx as usize) {
+                    pv.truncate(1);
+                    pv.push(reply);
+                }
+            }
+        }
         SearchResult {
-            best,
-            ponder: None,
-            score: 0,
-            depth: 0,
-            nodes: 0,
-            pv: best.into_iter().collect(),
+            best: Some(best.mv),
+            ponder: pv.get(1).copied(),
+            score: best.score,
+            depth,
+            nodes,
+            pv,
         }
     }
 }

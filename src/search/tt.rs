@@ -1,0 +1,266 @@
+//! The transposition table: shared by every search thread, lock-free.
+//!
+//! An entry is two `AtomicU64` words: `key ^ data` and `data`. A reader
+//! accepts an entry only when the two words xor back to its own hash, so a
+//! half-written entry (one word from one thread, one from another) is simply
+//! a miss: threads can never read a torn entry as valid (Hyatt's lockless
+//! hashing). Entries sit in buckets of four (one 64-byte cache line);
+//! replacement prefers the same key, then the shallowest and oldest entry.
+
+use crate::game::{SCORE_WIN_MIN, Score};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at most the score (fail low).
+    Upper = 1,
+    /// The true value is at least the score (fail high).
+    Lower = 2,
+    /// The score is exact (a PV node).
+    Exact = 3,
+}
+
+/// One decoded entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Index of the best move in the position's generated move list, if any.
+    pub move_index: Option<u16>,
+    /// Score relative to the node (wins count plies from the node).
+    pub score: Score,
+    /// Remaining depth the score was searched to.
+    pub depth: u8,
+    pub bound: Bound,
+}
+
+const ENTRIES_PER_BUCKET: usize = 4;
+const NO_MOVE: u64 = 0xFFFF;
+
+/// The table. Sized in MiB; one entry is 16 bytes.
+pub struct Tt {
+    words: Vec<AtomicU64>,
+    buckets: usize,
+    age: AtomicU64,
+}
+
+fn pack(move_index: Option<u16>, score: Score, depth: u8, bound: Bound, age: u8) -> u64 {
+    let m = move_index.map_or(NO_MOVE, |i| i as u64);
+    let s = (score.clamp(i16::MIN as i32, i16::MAX as i32) as i16) as u16 as u64;
+    m | (s << 16) | ((depth as u64) << 32) | ((bound as u64) << 40) | (((age & 0x3F) as u64) << 42)
+}
+
+fn unpack(data: u64) -> Option<(Entry, u8)> {
+    let bound = match (data >> 40) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    let m = data & 0xFFFF;
+    Some((
+        Entry {
+            move_index: if m == NO_MOVE { None } else { Some(m as u16) },
+            score: (((data >> 16) & 0xFFFF) as u16 as i16) as Score,
+            depth: ((data >> 32) & 0xFF) as u8,
+            bound,
+        },
+        ((data >> 42) & 0x3F) as u8,
+    ))
+}
+
+/// A win score is stored relative to the node, not the root.
+pub fn score_to_tt(score: Score, ply: usize) -> Score {
+    if score >= SCORE_WIN_MIN {
+        score + ply as Score
+    } else if score <= -SCORE_WIN_MIN {
+        score - ply as Score
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`score_to_tt`].
+pub fn score_from_tt(score: Score, ply: usize) -> Score {
+    if score >= SCORE_WIN_MIN {
+        score - ply as Score
+    } else if score <= -SCORE_WIN_MIN {
+        score + ply as Score
+    } else {
+        score
+    }
+}
+
+impl Tt {
+    /// A table of about `mib` MiB (at least one bucket).
+    pub fn new(mib: usize) -> Self {
+        let bytes = mib.max(1).saturating_mul(1 << 20);
+        let buckets = (bytes / (16 * ENTRIES_PER_BUCKET)).max(1);
+        let words = std::iter::repeat_with(|| AtomicU64::new(0))
+            .take(buckets * ENTRIES_PER_BUCKET * 2)
+            .collect();
+        Tt {
+            words,
+            buckets,
+            age: AtomicU64::new(0),
+        }
+    }
+
+    /// Empties the table (`new-game`).
+    pub fn clear(&self) {
+        for w in &self.words {
+            w.store(0, Ordering::Relaxed);
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks the start of a new search: older entries become cheaper to
+    /// replace.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn current_age(&self) -> u8 {
+        (self.age.load(Ordering::Relaxed) & 0x3F) as u8
+    }
+
+    #[inline]
+    fn bucket(&self, hash: u64) -> usize {
+        (((hash as u128) * (self.buckets as u128)) >> 64) as usize * ENTRIES_PER_BUCKET * 2
+    }
+
+    /// Hints the processor to fetch the bucket of `hash`.
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        let _ = &self.words[self.bucket(hash)];
+    }
+
+    /// The entry stored for `hash`, if any.
+    pub fn probe(&self, hash: u64) -> Option<Entry> {
+        let base = self.bucket(hash);
+        for i in 0..ENTRIES_PER_BUCKET {
+            let k = self.words[base + 2 * i].load(Ordering::Relaxed);
+            let d = self.words[base + 2 * i + 1].load(Ordering::Relaxed);
+            if k ^ d == hash && d != 0 {
+                return unpack(d).map(|(e, _)| e);
+            }
+        }
+        None
+    }
+
+    /// Stores an entry for `hash`. `score` must already be node-relative
+    /// ([`score_to_tt`]).
+    pub fn store(&self, hash: u64, move_index: Option<u16>, score: Score, depth: u8, bound: Bound) {
+        let base = self.bucket(hash);
+        let age = self.current_age();
+        let mut victim = 0;
+        let mut victim_value = i32::MAX;
+        for i in 0..ENTRIES_PER_BUCKET {
+            let k = self.words[base + 2 * i].load(Ordering::Relaxed);
+            let d = self.words[base + 2 * i + 1].load(Ordering::Relaxed);
+            let Some((old, old_age)) = unpack(d) else {
+                // An empty slot.
+                victim = i;
+                victim_value = i32::MIN;
+                continue;
+            };
+            if k ^ d == hash {
+                // Same position: keep a deeper entry of this search unless
+                // the new one is exact.
+                if old_age == age && bound != Bound::Exact && (old.depth as i32) > depth as i32 + 2
+                {
+                    return;
+                }
+                // Keep the old move when the new entry has none.
+                let mv = move_index.or(old.move_index);
+                self.write(base + 2 * i, hash, pack(mv, score, depth, bound, age));
+                return;
+            }
+            let stale = (age.wrapping_sub(old_age) & 0x3F) as i32;
+            let value = old.depth as i32 - 8 * stale;
+            if value < victim_value {
+                victim_value = value;
+                victim = i;
+            }
+        }
+        self.write(
+            base + 2 * victim,
+            hash,
+            pack(move_index, score, depth, bound, age),
+        );
+    }
+
+    #[inline]
+    fn write(&self, at: usize, hash: u64, data: u64) {
+        self.words[at].store(hash ^ data, Ordering::Relaxed);
+        self.words[at + 1].store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of the first thousand entries used by the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.current_age();
+        let n = (self.buckets * ENTRIES_PER_BUCKET).min(1000);
+        let used = (0..n)
+            .filter(|&i| {
+                unpack(self.words[2 * i + 1].load(Ordering::Relaxed)).is_some_and(|(_, a)| a == age)
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_entry_reads_back() {
+        let tt = Tt::new(1);
+        tt.store(0x1234_5678_9abc_def0, Some(7), -123, 9, Bound::Lower);
+        let e = tt.probe(0x1234_5678_9abc_def0).expect("hit");
+        assert_eq!(e.move_index, Some(7));
+        assert_eq!(e.score, -123);
+        assert_eq!(e.depth, 9);
+        assert_eq!(e.bound, Bound::Lower);
+        assert!(tt.probe(0x1234_5678_9abc_def1).is_none());
+        tt.clear();
+        assert!(tt.probe(0x1234_5678_9abc_def0).is_none());
+    }
+
+    #[test]
+    fn win_scores_are_stored_relative_to_the_node() {
+        let s = crate::game::SCORE_WIN - 10;
+        assert_eq!(score_from_tt(score_to_tt(s, 4), 4), s);
+        assert_eq!(score_from_tt(score_to_tt(s, 4), 6), s - 2);
+        assert_eq!(score_from_tt(score_to_tt(-s, 4), 6), -s + 2);
+        assert_eq!(score_to_tt(55, 9), 55);
+    }
+
+    #[test]
+    fn concurrent_writers_never_produce_a_torn_entry() {
+        // Two threads write different entries for hashes that share buckets;
+        // a reader must only ever see data written for its own hash.
+        let tt = Tt::new(1);
+        let tt = &tt;
+        std::thread::scope(|s| {
+            for t in 0..2u64 {
+                s.spawn(move || {
+                    for i in 0..200_000u64 {
+                        let h = (i % 64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                        // The data encodes the hash, so a torn read shows.
+                        tt.store(
+                            h,
+                            Some((h & 0x1FF) as u16),
+                            (t as i32) * 7,
+                            (h & 0x3F) as u8,
+                            Bound::Exact,
+                        );
+                        if let Some(e) = tt.probe(h) {
+                            assert_eq!(e.move_index, Some((h & 0x1FF) as u16));
+                            assert_eq!(e.depth, (h & 0x3F) as u8);
+                        }
+                    }
+                });
+            }
+        });
+    }
+}
