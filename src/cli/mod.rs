@@ -1,6 +1,8 @@
 //! The command line: `salto [hub]`, `salto perft`, `salto bench`,
 //! `salto analyse`. Each subcommand lives in its own file.
 
+pub mod analyse;
+pub mod bench;
 pub mod perft;
 
 use crate::game::ParseError;
@@ -28,6 +30,10 @@ pub enum Command {
     Hub,
     /// Count the leaf nodes of the move tree (move generator test and speed).
     Perft(perft::PerftArgs),
+    /// Search fixed positions to a fixed depth: node count signature and speed.
+    Bench(bench::BenchArgs),
+    /// Search one position and print the best move, score and lines (for scripts).
+    Analyse(analyse::AnalyseArgs),
 }
 
 /// The flags that choose a game, shared by every subcommand that takes one.
@@ -148,6 +154,8 @@ pub fn main_with_args(args: Vec<String>) -> ExitCode {
     match cli.command {
         None | Some(Command::Hub) => crate::protocol::run_hub(),
         Some(Command::Perft(a)) => perft::run(a),
+        Some(Command::Bench(a)) => bench::run(a),
+        Some(Command::Analyse(a)) => analyse::run(a),
     }
 }
 
