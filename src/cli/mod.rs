@@ -3,6 +3,7 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod matches;
 pub mod perft;
 
 use crate::game::ParseError;
@@ -30,6 +31,8 @@ pub enum Command {
     Hub,
     /// Count the leaf nodes of the move tree (move generator test and speed).
     Perft(perft::PerftArgs),
+    /// Play an engine-vs-engine match between Hub engines (see docs/match.md).
+    Match(Box<matches::MatchArgs>),
     /// Search fixed positions to a fixed depth: node count signature and speed.
     Bench(bench::BenchArgs),
     /// Search one position and print the best move, score and lines (for scripts).
@@ -154,6 +157,7 @@ pub fn main_with_args(args: Vec<String>) -> ExitCode {
     match cli.command {
         None | Some(Command::Hub) => crate::protocol::run_hub(),
         Some(Command::Perft(a)) => perft::run(a),
+        Some(Command::Match(a)) => matches::run(*a),
         Some(Command::Bench(a)) => bench::run(a),
         Some(Command::Analyse(a)) => analyse::run(a),
     }
