@@ -6,7 +6,7 @@ use salto::cli::perft::perft;
 use salto::{Game, GameVisitor, Options, Variant, dispatch};
 
 /// Records with more leaves than this are left to the ignored tests.
-const QUICK_LIMIT: u64 = 2_000_000;
+const QUICK_LIMIT: u64 = 12_000_000;
 
 struct Record {
     line: usize,

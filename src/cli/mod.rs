@@ -1,6 +1,9 @@
 //! The command line: `salto [hub]`, `salto perft`, `salto bench`,
 //! `salto analyse`. Each subcommand lives in its own file.
 
+pub mod analyse;
+pub mod bench;
+pub mod matches;
 pub mod perft;
 
 use crate::game::ParseError;
@@ -28,6 +31,12 @@ pub enum Command {
     Hub,
     /// Count the leaf nodes of the move tree (move generator test and speed).
     Perft(perft::PerftArgs),
+    /// Play an engine-vs-engine match between Hub engines (see docs/match.md).
+    Match(Box<matches::MatchArgs>),
+    /// Search fixed positions to a fixed depth: node count signature and speed.
+    Bench(bench::BenchArgs),
+    /// Search one position and print the best move, score and lines (for scripts).
+    Analyse(analyse::AnalyseArgs),
 }
 
 /// The flags that choose a game, shared by every subcommand that takes one.
@@ -148,6 +157,9 @@ pub fn main_with_args(args: Vec<String>) -> ExitCode {
     match cli.command {
         None | Some(Command::Hub) => crate::protocol::run_hub(),
         Some(Command::Perft(a)) => perft::run(a),
+        Some(Command::Match(a)) => matches::run(*a),
+        Some(Command::Bench(a)) => bench::run(a),
+        Some(Command::Analyse(a)) => analyse::run(a),
     }
 }
 

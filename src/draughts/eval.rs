@@ -1,19 +1,394 @@
-//! Static evaluation of draughts positions. A placeholder with material only
-//! (man 100, king 300); the search work replaces it.
+//! Static evaluation of draughts positions, one hand-written function for
+//! every board of the family (10x10, 8x8, turkish, hex), driven by tables
+//! derived from the geometry and the rules (how men step, where they are
+//! crowned). docs/evaluation.md explains each term; every weight is a named
+//! constant below so that a tuning run can train them.
+//!
+//! All terms are computed for White and Black and the difference is
+//! returned from the view of the player to move. Most terms are popcounts
+//! of bitboards against precomputed layers; only men close to the crowning
+//! row are looked at one by one (runaway test).
 
 use super::bitboard::Bitboard;
+use super::geometry::Geometry;
 use super::position::{Bb, Position};
 use super::rules::Rules;
 use crate::game::Score;
+use std::any::{Any, TypeId};
+use std::sync::{Mutex, OnceLock};
 
-/// Material from the view of the player to move: man 100, king 300.
-pub fn evaluate<R: Rules>(pos: &Position<Bb<R>>) -> Score {
-    let s = pos.side as usize;
-    let material = |side: usize| {
-        let p = pos.pieces[side];
-        let kings = (p & pos.kings).count() as Score;
-        let men = p.count() as Score - kings;
-        100 * men + 300 * kings
+/// A man.
+pub const MAN: Score = 100;
+/// A king (flying kings; see [`KING_SHORT`]).
+pub const KING: Score = 320;
+/// A king that moves one square (english).
+pub const KING_SHORT: Score = 150;
+/// Per man, per row advanced from its own back row (tempo).
+pub const ADVANCE: Score = 3;
+/// Per man, per ring towards the centre (0 on the edge).
+pub const CENTRE: Score = 4;
+/// Per man on a side edge (not the back or crowning row).
+pub const SIDE_EDGE: Score = -6;
+/// Per man on its own back row while the opponent still has men (the guard
+/// against crowning).
+pub const BACK_RANK: Score = 6;
+/// Per man with an own man directly behind it (a chain), per direction.
+pub const SUPPORT: Score = 2;
+/// Per man of difference between the two wings (penalty).
+pub const WING_IMBALANCE: Score = -4;
+/// A man that cannot be stopped from crowning is worth this much more ...
+pub const RUNAWAY: Score = 160;
+/// ... minus this per step it still needs.
+pub const RUNAWAY_STEP: Score = 15;
+/// Men at most this many steps from crowning are tested for a runaway.
+pub const RUNAWAY_MAX_STEPS: u8 = 5;
+/// With kings on the board and no more than this much material difference
+/// (centi-men), the game is drawish: the score is divided by
+/// [`DRAWISH_DIVISOR`].
+pub const DRAWISH_MARGIN: Score = 2 * MAN;
+pub const DRAWISH_DIVISOR: Score = 4;
+
+/// Board tables of one rule set (they depend on the geometry and on how
+/// men step).
+pub struct Tables<B> {
+    /// `dist_layers[p][k]`: squares from which a man of player `p` needs `k`
+    /// steps to be crowned.
+    pub dist_layers: [Vec<B>; 2],
+    /// Steps to crowning by bit, per player (255: never).
+    pub dist: [Vec<u8>; 2],
+    /// The greatest finite distance.
+    pub max_dist: [u8; 2],
+    /// `rings[k]`: squares `k` king steps from the edge.
+    pub rings: Vec<B>,
+    /// Edge squares that are neither back nor crowning rows.
+    pub side_edge: B,
+    /// Each player's own back row (the opponent's crowning row).
+    pub back_rank: [B; 2],
+    /// The two wings (by file).
+    pub wings: [B; 2],
+    /// Per player and bit: the squares a man there can reach by steps
+    /// (its path to the crown), and those squares with their neighbours
+    /// (from where an enemy can stop it).
+    pub cone: [Vec<B>; 2],
+    pub guard: [Vec<B>; 2],
+    /// Squares at most [`RUNAWAY_MAX_STEPS`] from crowning, per player.
+    pub runaway_zone: [B; 2],
+}
+
+impl<B: Bitboard> Tables<B> {
+    fn build<R: Rules>() -> Self
+    where
+        R::Geo: Geometry<BB = B>,
+    {
+        let n = B::BITS as usize;
+        let squares: Vec<u32> = <R::Geo as Geometry>::SQUARE_BIT
+            .iter()
+            .map(|&b| b as u32)
+            .collect();
+        let step = |b: B, d: usize| <R::Geo as Geometry>::step(b, d);
+        let all_dirs = <R::Geo as Geometry>::DIRS.len();
+        let promotion = <R::Geo as Geometry>::PROMOTION;
+
+        let mut dist = [vec![255u8; n], vec![255u8; n]];
+        let mut max_dist = [0u8; 2];
+        let mut dist_layers: [Vec<B>; 2] = [Vec::new(), Vec::new()];
+        let mut cone = [vec![B::ZERO; n], vec![B::ZERO; n]];
+        let mut guard = [vec![B::ZERO; n], vec![B::ZERO; n]];
+        for p in 0..2 {
+            let dirs = R::MAN_STEP_DIRS[p];
+            for &s in &squares {
+                if promotion[p].has(s) {
+                    dist[p][s as usize] = 0;
+                }
+            }
+            // Fixed point of d(s) = 1 + min over steps s->t of d(t).
+            loop {
+                let mut changed = false;
+                for &s in &squares {
+                    for &d in dirs {
+                        let t = step(B::bit(s), d);
+                        if t.any() {
+                            let dt = dist[p][t.lowest() as usize];
+                            if dt < 255 && dt + 1 < dist[p][s as usize] {
+                                dist[p][s as usize] = dt + 1;
+                                changed = true;
+                            }
+                        }
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            max_dist[p] = squares
+                .iter()
+                .map(|&s| dist[p][s as usize])
+                .filter(|&d| d < 255)
+                .max()
+                .unwrap_or(0);
+            dist_layers[p] = vec![B::ZERO; max_dist[p] as usize + 1];
+            for &s in &squares {
+                let d = dist[p][s as usize];
+                if d < 255 {
+                    dist_layers[p][d as usize] |= B::bit(s);
+                }
+            }
+            for &s in &squares {
+                let mut reach = B::ZERO;
+                let mut frontier = B::bit(s);
+                while frontier.any() {
+                    let mut next = B::ZERO;
+                    for &d in dirs {
+                        next |= step(frontier, d);
+                    }
+                    next &= !reach;
+                    reach |= next;
+                    frontier = next;
+                }
+                let mut g = reach;
+                for d in 0..all_dirs {
+                    g |= step(reach, d);
+                }
+                cone[p][s as usize] = reach;
+                guard[p][s as usize] = g & !B::bit(s);
+            }
+        }
+
+        let mut edge = B::ZERO;
+        for &s in &squares {
+            if (0..all_dirs).any(|d| step(B::bit(s), d).is_empty()) {
+                edge |= B::bit(s);
+            }
+        }
+        let mut rings = vec![edge];
+        let mut seen = edge;
+        loop {
+            let mut next = B::ZERO;
+            for d in 0..all_dirs {
+                next |= step(*rings.last().unwrap_or(&B::ZERO), d);
+            }
+            next &= !seen;
+            if next.is_empty() {
+                break;
+            }
+            seen |= next;
+            rings.push(next);
+        }
+        let side_edge = edge & !promotion[0] & !promotion[1];
+        let files = <R::Geo as Geometry>::FILES;
+        let mut wings = [B::ZERO; 2];
+        for (sq, &s) in squares.iter().enumerate() {
+            let (f, _) = <R::Geo as Geometry>::coords(sq);
+            // The middle file of an odd board belongs to no wing.
+            if 2 * (f as u32) + 1 < files as u32 {
+                wings[0] |= B::bit(s);
+            } else if 2 * (f as u32) + 1 > files as u32 {
+                wings[1] |= B::bit(s);
+            }
+        }
+        let zone = |p: usize| {
+            dist_layers[p]
+                .iter()
+                .take(RUNAWAY_MAX_STEPS as usize + 1)
+                .fold(B::ZERO, |a, &l| a | l)
+        };
+        let runaway_zone = [zone(0), zone(1)];
+        Tables {
+            runaway_zone,
+            dist_layers,
+            dist,
+            max_dist,
+            rings,
+            side_edge,
+            back_rank: [promotion[1], promotion[0]],
+            wings,
+            cone,
+            guard,
+        }
+    }
+}
+
+type Registry = Mutex<Vec<(TypeId, &'static (dyn Any + Send + Sync))>>;
+
+/// The tables of rule set `R`, built on first use and kept for the life of
+/// the program. The lookup is one comparison after the first call per
+/// thread-visible cache line; the mutex is taken only while building.
+pub fn tables<R: Rules>() -> &'static Tables<Bb<R>> {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    // A per-rule-set cache without generic statics: the registry maps the
+    // rule set's type to its leaked tables.
+    thread_local! {
+        static LAST: std::cell::Cell<Option<(TypeId, &'static (dyn Any + Send + Sync))>> =
+            const { std::cell::Cell::new(None) };
+    }
+    let id = TypeId::of::<R>();
+    if let Some((tid, t)) = LAST.with(|c| c.get())
+        && tid == id
+        && let Some(t) = t.downcast_ref::<Tables<Bb<R>>>()
+    {
+        return t;
+    }
+    let reg = REGISTRY.get_or_init(|| Mutex::new(Vec::new()));
+    let mut guard = match reg.lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
     };
-    material(s) - material(1 - s)
+    let entry = match guard.iter().find(|(tid, _)| *tid == id) {
+        Some(&(_, t)) => t,
+        None => {
+            let t: &'static Tables<Bb<R>> = Box::leak(Box::new(Tables::build::<R>()));
+            guard.push((id, t));
+            t
+        }
+    };
+    drop(guard);
+    LAST.with(|c| c.set(Some((id, entry))));
+    match entry.downcast_ref::<Tables<Bb<R>>>() {
+        Some(t) => t,
+        // Unreachable: the registry is keyed by the type that built it.
+        None => Box::leak(Box::new(Tables::build::<R>())),
+    }
+}
+
+/// The score of one player's pieces and structure (not yet relative to the
+/// opponent).
+#[inline]
+fn side_terms<R: Rules>(t: &Tables<Bb<R>>, pos: &Position<Bb<R>>, p: usize) -> Score {
+    let own = pos.pieces[p];
+    let opp = pos.pieces[1 - p];
+    let men = own & !pos.kings;
+    let kings = own & pos.kings;
+    let king_value = if R::FLYING_KINGS { KING } else { KING_SHORT };
+    let mut s = MAN * men.count() as Score + king_value * kings.count() as Score;
+
+    // Advancement: rows gained, counted by distance-to-crown layers.
+    let layers = &t.dist_layers[p];
+    let maxd = t.max_dist[p] as Score;
+    let mut adv = 0;
+    for (k, &layer) in layers.iter().enumerate() {
+        adv += (maxd - k as Score) * (men & layer).count() as Score;
+    }
+    s += ADVANCE * adv;
+
+    // Centre and edge.
+    let mut centre = 0;
+    for (k, &ring) in t.rings.iter().enumerate().skip(1) {
+        centre += k as Score * (men & ring).count() as Score;
+    }
+    s += CENTRE * centre;
+    s += SIDE_EDGE * (men & t.side_edge).count() as Score;
+
+    // Back-rank guard while the opponent has men to crown.
+    if (opp & !pos.kings).any() {
+        s += BACK_RANK * (men & t.back_rank[p]).count() as Score;
+    }
+
+    // Chains: a man with an own man one step behind it.
+    let mut support = 0;
+    for &d in R::MAN_STEP_DIRS[p] {
+        support += (men & <R::Geo as Geometry>::step(men, d)).count() as Score;
+    }
+    s += SUPPORT * support;
+
+    // Balance between the wings.
+    let l = (men & t.wings[0]).count() as Score;
+    let r = (men & t.wings[1]).count() as Score;
+    s += WING_IMBALANCE * (l - r).abs();
+
+    // Runaway men: no enemy king, nothing on the way, no enemy near the way.
+    if (opp & pos.kings).is_empty() {
+        let occ = pos.pieces[0] | pos.pieces[1];
+        let mut best = 0;
+        for b in (men & t.runaway_zone[p]).iter() {
+            let b = b as usize;
+            if (t.cone[p][b] & occ).is_empty() && (t.guard[p][b] & opp).is_empty() {
+                let v = RUNAWAY - RUNAWAY_STEP * t.dist[p][b] as Score;
+                best = best.max(v);
+            }
+        }
+        s += best;
+    }
+    s
+}
+
+/// The evaluation from the view of the player to move, in centi-men.
+pub fn evaluate<R: Rules>(pos: &Position<Bb<R>>) -> Score {
+    let t = tables::<R>();
+    let w = side_terms::<R>(t, pos, 0);
+    let b = side_terms::<R>(t, pos, 1);
+    let mut s = w - b;
+    // Kings on the board and a small material edge: hard to win.
+    if pos.kings.any() {
+        let mat = |p: usize| {
+            let own = pos.pieces[p];
+            let king_value = if R::FLYING_KINGS { KING } else { KING_SHORT };
+            MAN * (own & !pos.kings).count() as Score
+                + king_value * (own & pos.kings).count() as Score
+        };
+        let diff = mat(0) - mat(1);
+        let weaker_has_king = if diff > 0 {
+            (pos.pieces[1] & pos.kings).any()
+        } else {
+            (pos.pieces[0] & pos.kings).any()
+        };
+        if R::FLYING_KINGS && weaker_has_king && diff.abs() <= DRAWISH_MARGIN {
+            s /= DRAWISH_DIVISOR;
+        }
+    }
+    if pos.side == 0 { s } else { -s }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draughts::{International, InternationalGame};
+    use crate::game::Game;
+
+    fn fen(s: &str) -> Position<u64> {
+        match InternationalGame::default().parse_fen(s) {
+            Ok(p) => p,
+            Err(e) => panic!("{s}: {e}"),
+        }
+    }
+
+    #[test]
+    fn start_position_is_balanced() {
+        let g = InternationalGame::default();
+        assert_eq!(g.evaluate(&g.start()), 0);
+    }
+
+    #[test]
+    fn evaluation_is_symmetric_in_colour() {
+        // The same position with colours and board reversed scores the same
+        // for the player to move.
+        let a = fen("W:W31,32,33,45:B6,11,12,19");
+        let b = fen("B:W32,39,40,45:B6,18,19,20");
+        assert_eq!(evaluate::<International>(&a), evaluate::<International>(&b));
+    }
+
+    #[test]
+    fn a_man_up_is_about_a_man() {
+        let p = fen("W:W31,32,33:B18,19");
+        let e = evaluate::<International>(&p);
+        assert!(e > 60 && e < 200, "{e}");
+    }
+
+    #[test]
+    fn an_unstoppable_man_is_worth_more() {
+        // White man on 8 with nothing in front: runaway; with a black man
+        // on 2 in its way it is not.
+        let free = fen("W:W8:B20");
+        let blocked = fen("W:W8:B2");
+        assert!(evaluate::<International>(&free) > evaluate::<International>(&blocked) + 80);
+    }
+
+    #[test]
+    fn tables_measure_distance_to_the_crown() {
+        let t = tables::<International>();
+        // Square 46 (bottom-left) is 9 steps from White's crown row.
+        let bit46 = <<International as Rules>::Geo as Geometry>::SQUARE_BIT[45] as usize;
+        assert_eq!(t.dist[0][bit46], 9);
+        assert_eq!(t.dist[1][bit46], 0);
+        assert_eq!(t.max_dist[0], 9);
+    }
 }

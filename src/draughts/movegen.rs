@@ -50,10 +50,111 @@ pub fn has_capture<R: Rules>(pos: &Position<Bb<R>>) -> bool {
     }
 }
 
+/// The first jumps of the men of one side, found in bulk.
+struct ManJumps<B> {
+    /// `by_dir[i]`: the men that can jump in direction
+    /// `MAN_CAPTURE_DIRS[S][i]` (restricted to jumps over kings when the
+    /// king tie-break applies and some man can take a king).
+    by_dir: [B; 8],
+    /// The men that can jump at all.
+    any: B,
+    /// No jump can be continued (and no man is crowned mid-capture): every
+    /// capture of the men is one jump, and `by_dir` lists them all.
+    simple: bool,
+}
+
+/// The squares from which a jump in direction `d` is possible: an enemy
+/// piece next in `d` and an empty square beyond.
+#[inline(always)]
+fn jump_sources<R: Rules>(opp: Bb<R>, empty: Bb<R>, d: usize) -> Bb<R> {
+    G::<R>::step(G::<R>::step(empty, d ^ 1) & opp, d ^ 1)
+}
+
+/// Finds the men's first jumps in bulk, and whether any could go on. A man
+/// that jumped in direction `d` can go on only in a direction `e != d ^ 1`
+/// (the way back holds the jumped piece); from its landing square such a
+/// jump neither passes the jumped piece nor lands on the start square, so
+/// the board before the move decides it.
+#[inline(always)]
+fn man_jumps<R: Rules, const S: usize>(
+    men: Bb<R>,
+    opp: Bb<R>,
+    kings: Bb<R>,
+    empty: Bb<R>,
+) -> ManJumps<Bb<R>> {
+    let dirs = R::MAN_CAPTURE_DIRS[S];
+    let mut sources = [Bb::<R>::ZERO; 8];
+    let mut jumps = ManJumps {
+        by_dir: [Bb::<R>::ZERO; 8],
+        any: Bb::<R>::ZERO,
+        simple: true,
+    };
+    for (i, &d) in dirs.iter().enumerate() {
+        sources[i] = jump_sources::<R>(opp, empty, d);
+        jumps.by_dir[i] = men & sources[i];
+        jumps.any |= jumps.by_dir[i];
+    }
+    if jumps.any.is_empty() {
+        return jumps;
+    }
+    for (i, &d) in dirs.iter().enumerate() {
+        let j = jumps.by_dir[i];
+        if j.is_empty() {
+            continue;
+        }
+        let land = G::<R>::step(G::<R>::step(j, d), d);
+        for (k, &e) in dirs.iter().enumerate() {
+            if e != d ^ 1 && (land & sources[k]).any() {
+                jumps.simple = false;
+                return jumps;
+            }
+        }
+        if R::PROMOTE_MID_CAPTURE && (land & G::<R>::PROMOTION[S]).any() {
+            jumps.simple = false;
+            return jumps;
+        }
+    }
+    if R::KING_TIEBREAK {
+        let opp_kings = opp & kings;
+        if opp_kings.any() {
+            let mut on_kings = [Bb::<R>::ZERO; 8];
+            let mut found = false;
+            for (i, &d) in dirs.iter().enumerate() {
+                on_kings[i] = jumps.by_dir[i] & jump_sources::<R>(opp_kings, empty, d);
+                found |= on_kings[i].any();
+            }
+            if found {
+                jumps.by_dir = on_kings;
+            }
+        }
+    }
+    jumps
+}
+
 #[inline(always)]
 fn generate_side<R: Rules, const S: usize>(pos: &Position<Bb<R>>, out: &mut MoveList<Move<Bb<R>>>) {
-    if has_capture_side::<R, S>(pos) {
+    let own = pos.pieces[S];
+    let opp = pos.pieces[1 - S];
+    let empty = G::<R>::BOARD & !(own | opp);
+    let men = own & !pos.kings;
+    let kings = own & pos.kings;
+    let jumps = man_jumps::<R, S>(men, opp, pos.kings, empty);
+    let king_captures = kings.any() && kings_capture::<R>(kings, opp, empty);
+    if king_captures || !jumps.simple {
         generate_captures::<R, S>(pos, out);
+    } else if jumps.any.any() {
+        for (i, &d) in R::MAN_CAPTURE_DIRS[S].iter().enumerate() {
+            let shift = G::<R>::DIRS[d].shift;
+            for from in jumps.by_dir[i].iter() {
+                let to = (from as i32 + 2 * shift) as u32;
+                out.push(Move {
+                    captured: Bb::<R>::bit((from as i32 + shift) as u32),
+                    from: from as u8,
+                    to: to as u8,
+                    promote: G::<R>::PROMOTION[S].has(to),
+                });
+            }
+        }
     } else {
         generate_quiet::<R, S>(pos, out);
     }
@@ -61,10 +162,19 @@ fn generate_side<R: Rules, const S: usize>(pos: &Position<Bb<R>>, out: &mut Move
 
 #[inline(always)]
 fn count_side<R: Rules, const S: usize>(pos: &Position<Bb<R>>) -> u64 {
-    if has_capture_side::<R, S>(pos) {
+    let own = pos.pieces[S];
+    let opp = pos.pieces[1 - S];
+    let empty = G::<R>::BOARD & !(own | opp);
+    let men = own & !pos.kings;
+    let kings = own & pos.kings;
+    let jumps = man_jumps::<R, S>(men, opp, pos.kings, empty);
+    let king_captures = kings.any() && kings_capture::<R>(kings, opp, empty);
+    if king_captures || !jumps.simple {
         let mut list = MoveList::new();
         generate_captures::<R, S>(pos, &mut list);
         list.len() as u64
+    } else if jumps.any.any() {
+        jumps.by_dir.iter().map(|b| b.count() as u64).sum()
     } else {
         count_quiet::<R, S>(pos)
     }
@@ -350,4 +460,87 @@ fn count_quiet<R: Rules, const S: usize>(pos: &Position<Bb<R>>) -> u64 {
         }
     }
     n as u64
+}
+
+/// All legal moves by the full capture search only (no bulk single-jump
+/// path): the reference the fast paths are tested against.
+pub fn generate_by_search<R: Rules>(pos: &Position<Bb<R>>, out: &mut MoveList<Move<Bb<R>>>) {
+    out.clear();
+    fn side<R: Rules, const S: usize>(pos: &Position<Bb<R>>, out: &mut MoveList<Move<Bb<R>>>) {
+        if has_capture_side::<R, S>(pos) {
+            generate_captures::<R, S>(pos, out);
+        } else {
+            generate_quiet::<R, S>(pos, out);
+        }
+    }
+    if pos.side == 0 {
+        side::<R, 0>(pos, out)
+    } else {
+        side::<R, 1>(pos, out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draughts::{Brazilian, English, International, Spanish};
+    use rand::rngs::SmallRng;
+    use rand::{RngExt, SeedableRng};
+
+    /// A random legal-looking position: up to `n` pieces a side, some kings,
+    /// no man on its own promotion row.
+    fn random_position<R: Rules>(rng: &mut SmallRng, n: usize) -> Position<Bb<R>> {
+        let squares = G::<R>::SQUARES;
+        let mut pieces = [Bb::<R>::ZERO; 2];
+        let mut kings = Bb::<R>::ZERO;
+        for s in 0..2 {
+            for _ in 0..rng.random_range(1..=n) {
+                let b = G::<R>::bit_of(rng.random_range(0..squares));
+                if ((pieces[0] | pieces[1]) & b).any() {
+                    continue;
+                }
+                pieces[s] |= b;
+                if rng.random_range(0..4) == 0 || (b & G::<R>::PROMOTION[s]).any() {
+                    kings |= b;
+                }
+            }
+        }
+        Position::new(pieces[0], pieces[1], kings, rng.random_range(0..2))
+    }
+
+    fn sorted<B: Bitboard>(list: &MoveList<Move<B>>) -> Vec<(u8, u8, B, bool)> {
+        let mut v: Vec<_> = list
+            .iter()
+            .map(|m| (m.from, m.to, m.captured, m.promote))
+            .collect();
+        v.sort_by_key(|x| (x.0, x.1, format!("{:?}", x.2)));
+        v
+    }
+
+    fn fast_paths_agree_with_search<R: Rules>() {
+        let mut rng = SmallRng::seed_from_u64(3);
+        let mut fast = MoveList::new();
+        let mut full = MoveList::new();
+        for i in 0..20_000 {
+            let pos = random_position::<R>(&mut rng, 4 + i % 16);
+            generate::<R>(&pos, &mut fast);
+            generate_by_search::<R>(&pos, &mut full);
+            assert_eq!(sorted(&fast), sorted(&full), "{} {pos:?}", R::NAME);
+            assert_eq!(
+                count_moves::<R>(&pos),
+                full.len() as u64,
+                "{} {pos:?}",
+                R::NAME
+            );
+            assert_eq!(has_capture::<R>(&pos), full.iter().any(|m| m.is_capture()));
+        }
+    }
+
+    #[test]
+    fn bulk_single_jumps_agree_with_the_capture_search() {
+        fast_paths_agree_with_search::<International>();
+        fast_paths_agree_with_search::<Brazilian>();
+        fast_paths_agree_with_search::<English>();
+        fast_paths_agree_with_search::<Spanish>();
+    }
 }

@@ -48,14 +48,15 @@ pub struct Position<B> {
 }
 
 /// Zobrist keys by piece kind (white man, white king, black man, black
-/// king) and bit, from the fixed-seed generator.
-static PIECE_KEYS: [[u64; 128]; 4] = piece_keys();
+/// king) and bit, from the fixed-seed generator. Bits 128..255 are never
+/// used; they make every `u8` bit index valid without a bounds check.
+static PIECE_KEYS: [[u64; 256]; 4] = piece_keys();
 /// Xored in when Black is to move.
 pub const SIDE_KEY: u64 = zobrist::keys::<1>(0x5a17_0d12_aa55_0001)[0];
 
-const fn piece_keys() -> [[u64; 128]; 4] {
+const fn piece_keys() -> [[u64; 256]; 4] {
     let flat: [u64; 512] = zobrist::keys(0x5a17_0d12_aa55_0000);
-    let mut out = [[0u64; 128]; 4];
+    let mut out = [[0u64; 256]; 4];
     let mut i = 0;
     while i < 512 {
         out[i / 128][i % 128] = flat[i];
@@ -67,7 +68,7 @@ const fn piece_keys() -> [[u64; 128]; 4] {
 /// The key of a piece of `side` (king or man) on bit `bit`.
 #[inline(always)]
 pub fn piece_key(side: usize, king: bool, bit: u32) -> u64 {
-    PIECE_KEYS[side * 2 + king as usize][bit as usize]
+    PIECE_KEYS[(side & 1) * 2 + king as usize][(bit & 255) as usize]
 }
 
 impl<B: Bitboard> Position<B> {
@@ -104,35 +105,47 @@ impl<B: Bitboard> Position<B> {
     /// The position after `mv`, which must be legal.
     #[inline]
     pub fn play(&self, mv: Move<B>) -> Self {
-        let s = self.side as usize;
+        // Built from values, not by writing into a copy: a write into
+        // `pieces[side]` followed by a wide read of the copy stalls store
+        // forwarding (measured: a quarter of perft's time).
+        let s = (self.side & 1) as usize;
         let from = B::bit(mv.from as u32);
         let to = B::bit(mv.to as u32);
+        let moved = from ^ to;
         let is_king = (self.kings & from).any();
-        let mut p = *self;
         let mut h = self.hash ^ SIDE_KEY;
-        p.pieces[s] ^= from ^ to;
         h ^= piece_key(s, is_king, mv.from as u32) ^ piece_key(s, is_king, mv.to as u32);
+        let mut kings = self.kings;
         if is_king {
-            p.kings ^= from ^ to;
+            kings ^= moved;
         } else if mv.promote {
-            p.kings |= to;
+            kings |= to;
             h ^= piece_key(s, false, mv.to as u32) ^ piece_key(s, true, mv.to as u32);
         }
-        if mv.captured.any() {
+        let captured = mv.captured;
+        let reversible = if captured.any() {
             let o = 1 - s;
-            for b in mv.captured.iter() {
+            for b in captured.iter() {
                 h ^= piece_key(o, self.kings.has(b), b);
             }
-            p.pieces[o] &= !mv.captured;
-            p.kings &= !mv.captured;
-            p.reversible = 0;
+            kings &= !captured;
+            0
         } else if is_king {
-            p.reversible = self.reversible.saturating_add(1);
+            self.reversible.saturating_add(1)
         } else {
-            p.reversible = 0;
+            0
+        };
+        let (white, black) = if s == 0 {
+            (self.pieces[0] ^ moved, self.pieces[1] & !captured)
+        } else {
+            (self.pieces[0] & !captured, self.pieces[1] ^ moved)
+        };
+        Position {
+            pieces: [white, black],
+            kings,
+            side: self.side ^ 1,
+            reversible,
+            hash: h,
         }
-        p.side ^= 1;
-        p.hash = h;
-        p
     }
 }

@@ -1,0 +1,222 @@
+//! `salto bench`: a fixed set of positions per variant searched to a fixed
+//! depth on one thread with a fixed table size. Prints the node count of
+//! each position, the total (the bench signature: the same binary always
+//! prints the same count) and the speed.
+
+use crate::game::{Game, MoveList, ParseError, zobrist};
+use crate::search::{Control, Limits, Searcher};
+use crate::variant::{GameVisitor, Options, Variant, dispatch};
+use clap::Args;
+use std::process::ExitCode;
+
+/// Table size of every bench search, MiB.
+pub const BENCH_HASH_MIB: usize = 16;
+
+#[derive(Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// Only this variant (default: every variant that is implemented).
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// Search depth (default: each variant's bench depth).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Search threads (the node count is a signature only with 1).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Print only the total.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Hand-set positions (FEN) per variant, on top of the start position and
+/// the played-out positions of [`playout`].
+fn fens(variant: &str) -> &'static [&'static str] {
+    match variant {
+        "international" => &[
+            // Opening and middlegames.
+            "W:W27,28,32,33,34,35,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,16,17,18,19,20,23",
+            "B:W25,27,28,30,32,33,34,35,37,38,39,40,43,44,45,48:B3,7,8,9,12,13,14,15,16,17,18,19,20,21,22,23",
+            "W:W24,27,28,29,31,32,33,35,36,38,39,42,43,47:B4,6,8,9,11,12,13,14,16,17,18,19,22,23",
+            "W:W26,31,32,33,37,38,43:B8,12,13,17,18,19,22",
+            // Endgames, with and without kings.
+            "W:W32,36,41:B10,15,19",
+            "W:WK46,33,38:B9,K5",
+            "B:WK28,35:BK3,17,4",
+        ],
+        "english" => &[
+            "B:W18,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,15",
+            "W:W17,21,22,24,25,27,28,30:B2,3,5,6,9,11,12,14",
+            "W:WK10,22,27:B3,K25,12",
+        ],
+        _ => &[],
+    }
+}
+
+/// A position reached by `plies` pseudo-random moves from the start
+/// (splitmix64 with a fixed seed: the same every run).
+fn playout<G: Game>(game: &G, seed: u64, plies: u32) -> G::Position {
+    let mut state = seed;
+    let mut pos = game.start();
+    for _ in 0..plies {
+        let mut list = MoveList::new();
+        game.generate(&pos, &mut list);
+        if list.is_empty() || game.outcome(&pos).is_some() {
+            break;
+        }
+        let i = (zobrist::splitmix64(&mut state) % list.len() as u64) as usize;
+        let next = game.play(&pos, list[i]);
+        // Do not stop in a finished game.
+        let mut after = MoveList::new();
+        game.generate(&next, &mut after);
+        if after.is_empty() {
+            break;
+        }
+        pos = next;
+    }
+    pos
+}
+
+/// The bench depth of a variant (chosen so that the whole bench takes a few
+/// seconds).
+pub fn default_depth(variant: &str) -> u32 {
+    match variant {
+        "chinese" => 5,
+        "hex" | "turkish" => 8,
+        "english" | "brazilian" | "spanish" => 11,
+        _ => 9,
+    }
+}
+
+/// The bench positions of `game`: the start, the hand-set ones, played-out
+/// ones.
+pub fn positions<G: Game>(game: &G) -> Result<Vec<G::Position>, ParseError> {
+    let mut out = vec![game.start()];
+    for f in fens(game.name()) {
+        out.push(
+            game.parse_fen(f)
+                .map_err(|e| ParseError(format!("bench position '{f}': {e}")))?,
+        );
+    }
+    for (k, plies) in [12u32, 24, 36, 48].into_iter().enumerate() {
+        out.push(playout(game, 0xBE4C_0000 + k as u64, plies));
+    }
+    Ok(out)
+}
+
+/// What one variant's bench gave.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BenchCount {
+    pub nodes: u64,
+    pub micros: u128,
+}
+
+struct BenchRun {
+    depth: Option<u32>,
+    threads: usize,
+    quiet: bool,
+}
+
+impl GameVisitor for BenchRun {
+    type Output = Result<BenchCount, ParseError>;
+
+    fn visit<G: Game>(self, game: G) -> Self::Output {
+        let depth = self.depth.unwrap_or_else(|| default_depth(game.name()));
+        let mut total = BenchCount::default();
+        for (i, pos) in positions(&game)?.iter().enumerate() {
+            let mut s = Searcher::new(game, BENCH_HASH_MIB, self.threads);
+            let control = Control::new();
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            let t0 = std::time::Instant::now();
+            let r = s.search(pos, &[], &limits, &control, &mut |_| {});
+            let micros = t0.elapsed().as_micros();
+            if !self.quiet {
+                println!(
+                    "bench variant={} position={} depth={} nodes={} time={:.3} best={}",
+                    game.name(),
+                    i + 1,
+                    r.depth,
+                    r.nodes,
+                    micros as f64 / 1e6,
+                    r.best.map_or("none".into(), |m| game.format_move(pos, m))
+                );
+            }
+            total.nodes += r.nodes;
+            total.micros += micros;
+        }
+        Ok(total)
+    }
+}
+
+/// Runs the bench of the given variants; returns the total count.
+pub fn bench(
+    variants: &[Variant],
+    depth: Option<u32>,
+    threads: usize,
+    quiet: bool,
+) -> Result<BenchCount, ParseError> {
+    let mut total = BenchCount::default();
+    for &v in variants {
+        let run = BenchRun {
+            depth,
+            threads,
+            quiet,
+        };
+        let c = dispatch(&Options::new(v), run)??;
+        total.nodes += c.nodes;
+        total.micros += c.micros;
+    }
+    Ok(total)
+}
+
+/// The variants `dispatch` can build.
+pub fn implemented_variants() -> Vec<Variant> {
+    struct Probe;
+    impl GameVisitor for Probe {
+        type Output = ();
+        fn visit<G: Game>(self, _game: G) {}
+    }
+    Variant::ALL
+        .into_iter()
+        .filter(|&v| dispatch(&Options::new(v), Probe).is_ok())
+        .collect()
+}
+
+pub fn run(args: BenchArgs) -> ExitCode {
+    if args.threads == 0 || args.threads > 256 {
+        return super::fail(format!(
+            "threads {} is out of range (1..=256)",
+            args.threads
+        ));
+    }
+    if let Some(d) = args.depth
+        && (d == 0 || d > 64)
+    {
+        return super::fail(format!("depth {d} is out of range (1..=64)"));
+    }
+    let variants = match &args.variant {
+        Some(v) => match v.parse::<Variant>() {
+            Ok(v) => vec![v],
+            Err(e) => return super::fail(e),
+        },
+        None => implemented_variants(),
+    };
+    match bench(&variants, args.depth, args.threads, args.quiet) {
+        Ok(c) => {
+            let secs = c.micros as f64 / 1e6;
+            let nps = if secs > 0.0 {
+                c.nodes as f64 / secs
+            } else {
+                0.0
+            };
+            println!(
+                "bench total nodes={} time={:.3} nps={:.0}",
+                c.nodes, secs, nps
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => super::fail(e),
+    }
+}

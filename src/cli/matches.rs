@@ -1,0 +1,257 @@
+//! `salto match`: an engine-vs-engine match between Hub engines.
+
+use super::{GameArgs, fail};
+use crate::game::Game;
+use crate::tournament::{
+    Adjudication, EngineSpec, MatchConfig, OpeningChoice, RefereeConfig, Sprt, TimeControl,
+    run_match,
+};
+use crate::variant::{GameVisitor, Options, Variant, dispatch};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// An engine: "cmd=PROGRAM [args=\"A B\"] [name=NAME] [dir=DIR] [param.NAME=VALUE ...]".
+    /// Give one per player (two for draughts).
+    #[arg(long, value_name = "SPEC", required = true)]
+    pub engine: Vec<String>,
+    /// Number of games (default 2, or 100000 with --sprt).
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Stop early by a sequential test: elo0=0,elo1=5,alpha=0.05,beta=0.05.
+    #[arg(long, value_name = "PARAMS")]
+    pub sprt: Option<String>,
+    /// Clock per engine: BASE+INC in seconds, e.g. 10+0.1.
+    #[arg(long, value_name = "BASE+INC", conflicts_with_all = ["movetime", "depth", "nodes"])]
+    pub tc: Option<String>,
+    /// Fixed time per move, seconds.
+    #[arg(long, value_name = "SECONDS", conflicts_with_all = ["depth", "nodes"])]
+    pub movetime: Option<f64>,
+    /// Fixed depth per move, plies.
+    #[arg(long, conflicts_with = "nodes")]
+    pub depth: Option<u32>,
+    /// Fixed nodes per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Extra seconds an engine may exceed its clock before it loses.
+    #[arg(long, default_value_t = 0.1)]
+    pub margin: f64,
+    /// Longest wait for a move without a clock (--depth, --nodes), seconds.
+    #[arg(long, default_value_t = 60.0)]
+    pub timeout: f64,
+    /// Longest wait for each step of an engine's start-up (hub/wait, init/ready), seconds.
+    #[arg(long, default_value_t = 10.0)]
+    pub start_timeout: f64,
+    /// Openings file: one opening per line (moves from the start, a FEN, or a FEN and moves).
+    #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
+    pub openings: Option<PathBuf>,
+    /// Generate openings: this many random plies, kept when balanced.
+    #[arg(long, value_name = "PLIES")]
+    pub random_openings: Option<u32>,
+    /// With --random-openings: the largest |score| (men) of a kept opening.
+    #[arg(long, default_value_t = 0.5)]
+    pub balance: f64,
+    /// With --random-openings: the depth of the balance search.
+    #[arg(long, default_value_t = 4)]
+    pub balance_depth: u32,
+    /// End games early on the engines' scores: draw=MOVE,drawscore=MEN,win=MEN,moves=PLIES.
+    #[arg(long, value_name = "RULES")]
+    pub adjudicate: Option<String>,
+    /// Draw a game after this many plies (0: no limit).
+    #[arg(long, default_value_t = 1000)]
+    pub max_plies: u32,
+    /// Games played at the same time (each with its own engine processes).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Write the games to this PDN file.
+    #[arg(long, value_name = "FILE")]
+    pub pdn: Option<PathBuf>,
+    /// Print the summary as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Seed for the random openings (default: from the clock, printed in the summary).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// The PDN Event tag.
+    #[arg(long, default_value = "salto match")]
+    pub event: String,
+    /// No progress line on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// The `set-param` lines that select the game in every engine: the variant
+/// (by Scan's name `normal` for international) and every option that is not
+/// the default.
+pub fn game_params(opts: &Options) -> Vec<(String, String)> {
+    let d = Options::new(opts.variant);
+    let name = match opts.variant {
+        Variant::International => "normal".to_string(),
+        v => v.name().to_string(),
+    };
+    let mut p = vec![("variant".to_string(), name)];
+    if opts.turkish_promotion != d.turkish_promotion {
+        p.push((
+            "turkish-promotion".into(),
+            opts.turkish_promotion.to_string(),
+        ));
+    }
+    if let Some(m) = opts.draw_moves {
+        p.push(("draw-moves".into(), m.to_string()));
+    }
+    if opts.variant == Variant::Chinese {
+        p.push(("players".into(), opts.players.to_string()));
+        p.push(("sets".into(), opts.sets.to_string()));
+        p.push(("foreign-corners".into(), opts.foreign_corners.to_string()));
+        p.push(("unused-corners".into(), opts.unused_corners.to_string()));
+        p.push(("spoiling".into(), opts.spoiling.to_string()));
+        p.push(("max-moves".into(), opts.max_moves.to_string()));
+    }
+    p
+}
+
+struct RunMatch {
+    cfg: MatchConfig,
+    json: bool,
+}
+
+impl GameVisitor for RunMatch {
+    type Output = Result<String, String>;
+    fn visit<G: Game>(self, game: G) -> Self::Output {
+        let mut cfg = self.cfg;
+        // Repetition is a draw in every two-sided game of rules.md; chinese
+        // checkers has no draw rule (the ply limit ends endless games).
+        cfg.referee.repetition = game.num_players() == 2 && game.name() != "chinese";
+        let summary = run_match(game, &cfg)?;
+        Ok(if self.json {
+            summary.json()
+        } else {
+            summary.report()
+        })
+    }
+}
+
+fn config(a: &MatchArgs, opts: &Options) -> Result<MatchConfig, String> {
+    let engines = a
+        .engine
+        .iter()
+        .map(|e| EngineSpec::parse(e))
+        .collect::<Result<Vec<_>, _>>()?;
+    let sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let tc = if let Some(t) = &a.tc {
+        TimeControl::parse_clock(t)?
+    } else if let Some(m) = a.movetime {
+        if !(m.is_finite() && m > 0.0) {
+            return Err(format!(
+                "--movetime must be a positive number of seconds, got {m}"
+            ));
+        }
+        TimeControl::MoveTime(m)
+    } else if let Some(d) = a.depth {
+        TimeControl::Depth(d.max(1))
+    } else if let Some(n) = a.nodes {
+        TimeControl::Nodes(n.max(1))
+    } else {
+        return Err(
+            "give a time control: --tc BASE+INC, --movetime S, --depth D or --nodes N".into(),
+        );
+    };
+    for (name, v) in [
+        ("--margin", a.margin),
+        ("--timeout", a.timeout),
+        ("--start-timeout", a.start_timeout),
+        ("--balance", a.balance),
+    ] {
+        if !(v.is_finite() && v >= 0.0) {
+            return Err(format!("{name} must be a number of at least 0, got {v}"));
+        }
+    }
+    let adjudication = a
+        .adjudicate
+        .as_deref()
+        .map(Adjudication::parse)
+        .transpose()?;
+    let openings = if let Some(path) = &a.openings {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read the openings file {}: {e}", path.display()))?;
+        OpeningChoice::File(text)
+    } else if let Some(plies) = a.random_openings {
+        OpeningChoice::Random {
+            plies,
+            balance: (a.balance * 100.0).round() as i32,
+            depth: a.balance_depth.max(1),
+        }
+    } else {
+        OpeningChoice::Start
+    };
+    let games = a.games.unwrap_or(if sprt.is_some() { 100_000 } else { 2 });
+    if games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1)
+    });
+    Ok(MatchConfig {
+        engines,
+        games,
+        sprt,
+        referee: RefereeConfig {
+            tc,
+            margin: a.margin,
+            timeout: a.timeout,
+            start_timeout: a.start_timeout,
+            adjudication,
+            max_plies: a.max_plies,
+            repetition: true,
+            game_params: game_params(opts),
+        },
+        openings,
+        concurrency: a.concurrency.max(1),
+        pdn: a.pdn.clone(),
+        event: a.event.clone(),
+        seed,
+        progress: !a.quiet,
+    })
+}
+
+pub fn run(a: MatchArgs) -> ExitCode {
+    let opts = match a.game.options() {
+        Ok(o) => o,
+        Err(e) => return fail(e),
+    };
+    let cfg = match config(&a, &opts) {
+        Ok(c) => c,
+        Err(e) => return fail(e),
+    };
+    match dispatch(&opts, RunMatch { cfg, json: a.json }) {
+        Ok(Ok(text)) => {
+            println!("{text}");
+            ExitCode::SUCCESS
+        }
+        Ok(Err(e)) => fail(e),
+        Err(e) => fail(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_params_name_international_as_scan_does() {
+        let p = game_params(&Options::new(Variant::International));
+        assert_eq!(p, vec![("variant".to_string(), "normal".to_string())]);
+        let mut o = Options::new(Variant::Turkish);
+        o.draw_moves = Some(25);
+        let p = game_params(&o);
+        assert!(p.contains(&("variant".to_string(), "turkish".to_string())));
+        assert!(p.contains(&("draw-moves".to_string(), "25".to_string())));
+    }
+}

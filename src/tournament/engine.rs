@@ -1,0 +1,603 @@
+//! The client side of the Hub protocol: one engine process with its own
+//! pipes, a reader thread that timestamps every line it reads, and the
+//! requests the match runner needs (handshake, `new-game`, one search,
+//! `stop`, `quit`), each with a deadline so that a hung engine cannot hang
+//! the match.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// How to start one engine, from `--engine "cmd=... name=... param.x=y"`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    pub name: String,
+    /// The program to run.
+    pub cmd: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Working directory, if not the current one.
+    pub dir: Option<PathBuf>,
+    /// `set-param` lines sent after the game's own parameters.
+    pub params: Vec<(String, String)>,
+}
+
+/// Splits text into blank-separated words; a double-quoted stretch keeps its
+/// blanks (`name="a b"` is one word `name=a b`), and `\"` is a quote.
+pub fn split_words(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let mut quoted = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                in_word = true;
+            }
+            '\\' if quoted => match chars.next() {
+                Some(n) => cur.push(n),
+                None => return Err(format!("dangling backslash in '{text}'")),
+            },
+            c if c.is_whitespace() && !quoted => {
+                if in_word {
+                    words.push(std::mem::take(&mut cur));
+                    in_word = false;
+                }
+            }
+            c => {
+                cur.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quoted {
+        return Err(format!("unterminated quote in '{text}'"));
+    }
+    if in_word {
+        words.push(cur);
+    }
+    Ok(words)
+}
+
+impl EngineSpec {
+    /// Parses `cmd=PROGRAM [args="A B"] [name=NAME] [dir=DIR] [param.NAME=VALUE ...]`.
+    /// A `cmd` with blanks (quoted) is split into the program and its first
+    /// arguments.
+    pub fn parse(text: &str) -> Result<EngineSpec, String> {
+        let mut name = None;
+        let mut cmd: Option<Vec<String>> = None;
+        let mut args = Vec::new();
+        let mut dir = None;
+        let mut params = Vec::new();
+        for word in split_words(text)? {
+            let (k, v) = word.split_once('=').ok_or_else(|| {
+                format!(
+                    "engine '{text}': '{word}' is not of the form KEY=VALUE (keys: cmd, args, name, dir, param.NAME)"
+                )
+            })?;
+            match k {
+                "cmd" => cmd = Some(split_words(v)?),
+                "args" => args = split_words(v)?,
+                "name" => name = Some(v.to_string()),
+                "dir" => dir = Some(PathBuf::from(v)),
+                _ => match k.strip_prefix("param.") {
+                    Some(p) if !p.is_empty() => params.push((p.to_string(), v.to_string())),
+                    _ => {
+                        return Err(format!(
+                            "engine '{text}': unknown key '{k}' (keys: cmd, args, name, dir, param.NAME)"
+                        ));
+                    }
+                },
+            }
+        }
+        let mut cmd = cmd
+            .filter(|c| !c.is_empty())
+            .ok_or_else(|| format!("engine '{text}': cmd=PROGRAM is missing"))?;
+        let program = cmd.remove(0);
+        cmd.extend(args);
+        let name = name.unwrap_or_else(|| {
+            std::path::Path::new(&program)
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_else(|| program.clone())
+        });
+        Ok(EngineSpec {
+            name,
+            cmd: program,
+            args: cmd,
+            dir,
+            params,
+        })
+    }
+}
+
+/// One parsed Hub line: the command word and its arguments (`None` for a
+/// bare flag).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HubLine {
+    pub command: String,
+    pub args: Vec<(String, Option<String>)>,
+}
+
+impl HubLine {
+    pub fn parse(line: &str) -> Result<HubLine, String> {
+        // Blanks around '=' are allowed: glue them first.
+        let mut words = split_words(line)?.into_iter();
+        let command = words.next().unwrap_or_default();
+        let rest: Vec<String> = words.collect();
+        let mut args = Vec::new();
+        let mut i = 0;
+        while i < rest.len() {
+            let w = &rest[i];
+            if let Some((k, v)) = w.split_once('=') {
+                if v.is_empty() && !line.contains(&format!("{k}=\"\"")) && i + 1 < rest.len() {
+                    args.push((k.to_string(), Some(rest[i + 1].clone())));
+                    i += 2;
+                    continue;
+                }
+                args.push((k.to_string(), Some(v.to_string())));
+            } else if i + 1 < rest.len() && rest[i + 1].starts_with('=') {
+                let v = rest[i + 1][1..].to_string();
+                if v.is_empty() && i + 2 < rest.len() {
+                    args.push((w.clone(), Some(rest[i + 2].clone())));
+                    i += 3;
+                } else {
+                    args.push((w.clone(), Some(v)));
+                    i += 2;
+                }
+                continue;
+            } else {
+                args.push((w.clone(), None));
+            }
+            i += 1;
+        }
+        Ok(HubLine { command, args })
+    }
+
+    /// The value of argument `key`, if given with a value.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.args
+            .iter()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, v)| v.as_deref())
+    }
+}
+
+/// Quotes a value for a Hub line when it needs it.
+pub fn quote(value: &str) -> String {
+    if value.is_empty() || value.contains([' ', '=', '"', '\t']) {
+        format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
+    } else {
+        value.to_string()
+    }
+}
+
+/// What went wrong talking to an engine.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineError {
+    /// The process could not be started.
+    Spawn(String),
+    /// No answer before the deadline; says what was awaited.
+    Timeout(String),
+    /// The process closed its output or a write to it failed.
+    Died(String),
+    /// The engine sent `error message=...` while searching.
+    Reported(String),
+    /// A reply that is not what the protocol says (e.g. `done` with no move).
+    Protocol(String),
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineError::Spawn(m) => write!(f, "could not start: {m}"),
+            EngineError::Timeout(m) => write!(f, "no answer in time ({m})"),
+            EngineError::Died(m) => write!(f, "engine died ({m})"),
+            EngineError::Reported(m) => write!(f, "engine error: {m}"),
+            EngineError::Protocol(m) => write!(f, "protocol violation: {m}"),
+        }
+    }
+}
+
+enum Event {
+    Line(String, Instant),
+    Eof,
+}
+
+/// The answer to one `go think`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThinkResult {
+    /// The move text of `done move=...`.
+    pub mv: String,
+    /// The last `info score=` (men, from the mover's view), if any.
+    pub score: Option<f64>,
+    /// The last `info depth=`, if any.
+    pub depth: Option<u32>,
+    /// From sending `go` to reading `done`.
+    pub elapsed: Duration,
+}
+
+/// A running Hub engine.
+pub struct HubEngine {
+    pub spec: EngineSpec,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<Event>,
+    /// The `id name=` the engine announced.
+    pub id_name: Option<String>,
+    dead: bool,
+}
+
+impl HubEngine {
+    /// Starts the process and runs the handshake: `hub` ... `wait`, the
+    /// `set-param` lines (`game_params` first, then the spec's), `init` ...
+    /// `ready`. Each wait is bounded by `timeout`.
+    pub fn start(
+        spec: &EngineSpec,
+        game_params: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<HubEngine, EngineError> {
+        let mut command = Command::new(&spec.cmd);
+        command
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(d) = &spec.dir {
+            command.current_dir(d);
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            // Its own process group, so that a wrapper script's children
+            // are killed with it.
+            command.process_group(0);
+        }
+        let mut child = command
+            .spawn()
+            .map_err(|e| EngineError::Spawn(format!("{}: {e}", spec.cmd)))?;
+        let stdin = child.stdin.take();
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| EngineError::Spawn("no stdout pipe".into()))?;
+        let (tx, rx) = mpsc::channel();
+        let label = spec.name.clone();
+        std::thread::Builder::new()
+            .name(format!("hub-reader-{label}"))
+            .spawn(move || {
+                let mut reader = BufReader::new(stdout);
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match reader.read_until(b'\n', &mut buf) {
+                        Ok(0) | Err(_) => {
+                            let _ = tx.send(Event::Eof);
+                            return;
+                        }
+                        Ok(_) => {
+                            let line = String::from_utf8_lossy(&buf)
+                                .trim_end_matches(['\n', '\r'])
+                                .to_string();
+                            log::debug!("{label} > {line}");
+                            if tx.send(Event::Line(line, Instant::now())).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                }
+            })
+            .map_err(|e| EngineError::Spawn(format!("reader thread: {e}")))?;
+        let mut engine = HubEngine {
+            spec: spec.clone(),
+            child,
+            stdin,
+            rx,
+            id_name: None,
+            dead: false,
+        };
+        engine.handshake(game_params, timeout)?;
+        Ok(engine)
+    }
+
+    fn handshake(
+        &mut self,
+        game_params: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<(), EngineError> {
+        self.send("hub")?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let line = self.recv_line(deadline, "wait after hub")?;
+            let parsed = HubLine::parse(&line).unwrap_or(HubLine {
+                command: String::new(),
+                args: vec![],
+            });
+            match parsed.command.as_str() {
+                "wait" => break,
+                "id" => self.id_name = parsed.get("name").map(str::to_string),
+                _ => {}
+            }
+        }
+        let params: Vec<(String, String)> = game_params
+            .iter()
+            .chain(self.spec.params.iter())
+            .cloned()
+            .collect();
+        for (k, v) in params {
+            self.send(&format!("set-param name={} value={}", quote(&k), quote(&v)))?;
+        }
+        self.send("init")?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let line = self.recv_line(deadline, "ready after init")?;
+            match HubLine::parse(&line).map(|l| l.command) {
+                Ok(c) if c == "ready" => return Ok(()),
+                Ok(c) if c == "error" => log::warn!("{}: {line}", self.spec.name),
+                _ => {}
+            }
+        }
+    }
+
+    /// False once the process has been seen to die.
+    pub fn is_alive(&self) -> bool {
+        !self.dead
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        log::debug!("{} < {line}", self.spec.name);
+        let Some(stdin) = self.stdin.as_mut() else {
+            self.dead = true;
+            return Err(EngineError::Died("input closed".into()));
+        };
+        let ok = stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| stdin.write_all(b"\n"))
+            .and_then(|_| stdin.flush());
+        ok.map_err(|e| {
+            self.dead = true;
+            EngineError::Died(format!("write failed: {e}"))
+        })
+    }
+
+    fn recv_event(
+        &mut self,
+        deadline: Instant,
+        what: &str,
+    ) -> Result<(String, Instant), EngineError> {
+        let now = Instant::now();
+        let wait = deadline.saturating_duration_since(now);
+        match self.rx.recv_timeout(wait) {
+            Ok(Event::Line(l, at)) => Ok((l, at)),
+            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                self.dead = true;
+                let status = self
+                    .child
+                    .try_wait()
+                    .ok()
+                    .flatten()
+                    .map(|s| format!(", {s}"))
+                    .unwrap_or_default();
+                Err(EngineError::Died(format!(
+                    "end of output while waiting for {what}{status}"
+                )))
+            }
+            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout(what.to_string())),
+        }
+    }
+
+    fn recv_line(&mut self, deadline: Instant, what: &str) -> Result<String, EngineError> {
+        self.recv_event(deadline, what).map(|(l, _)| l)
+    }
+
+    /// Throws away lines already read (stale answers to earlier commands).
+    fn drain(&mut self) {
+        while let Ok(ev) = self.rx.try_recv() {
+            if let Event::Eof = ev {
+                self.dead = true;
+            }
+        }
+    }
+
+    /// `new-game`: the next search is unrelated to the last.
+    pub fn new_game(&mut self) -> Result<(), EngineError> {
+        self.send("new-game")
+    }
+
+    /// One search: sends `position` (a full `pos ...` line), the `level`
+    /// lines and `go think`, then waits for `done` until `deadline`. An
+    /// `error` line while waiting ends the search with
+    /// [`EngineError::Reported`].
+    pub fn think(
+        &mut self,
+        position: &str,
+        levels: &[String],
+        deadline: impl Fn(Instant) -> Instant,
+    ) -> Result<ThinkResult, EngineError> {
+        self.drain();
+        if self.dead {
+            return Err(EngineError::Died("end of output before the search".into()));
+        }
+        self.send(position)?;
+        for l in levels {
+            self.send(l)?;
+        }
+        self.send("go think")?;
+        let started = Instant::now();
+        let deadline = deadline(started);
+        let mut score = None;
+        let mut depth = None;
+        loop {
+            let (line, at) = self.recv_event(deadline, "done after go think")?;
+            let Ok(parsed) = HubLine::parse(&line) else {
+                continue;
+            };
+            match parsed.command.as_str() {
+                "info" => {
+                    if let Some(s) = parsed.get("score").and_then(|s| s.parse::<f64>().ok()) {
+                        score = Some(s);
+                    }
+                    if let Some(d) = parsed.get("depth").and_then(|d| d.parse::<u32>().ok()) {
+                        depth = Some(d);
+                    }
+                }
+                "done" => {
+                    let mv = parsed
+                        .get("move")
+                        .map(str::to_string)
+                        .or_else(|| {
+                            // Scan's positional form: `done 32-28`.
+                            parsed
+                                .args
+                                .first()
+                                .filter(|(_, v)| v.is_none())
+                                .map(|(k, _)| k.clone())
+                        })
+                        .ok_or_else(|| EngineError::Protocol(format!("'{line}' has no move")))?;
+                    return Ok(ThinkResult {
+                        mv,
+                        score,
+                        depth,
+                        elapsed: at.saturating_duration_since(started),
+                    });
+                }
+                "error" => {
+                    let msg = parsed.get("message").unwrap_or(&line).to_string();
+                    return Err(EngineError::Reported(msg));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// After a search ran out of time: `stop`, then wait up to `grace` for
+    /// its `done`. Returns true when the engine answered (it is in step
+    /// again); false when it did not (the caller should kill it).
+    pub fn stop_and_sync(&mut self, grace: Duration) -> bool {
+        if self.send("stop").is_err() {
+            return false;
+        }
+        let deadline = Instant::now() + grace;
+        loop {
+            match self.recv_line(deadline, "done after stop") {
+                Ok(l) if l.starts_with("done") => return true,
+                Ok(_) => {}
+                Err(_) => return false,
+            }
+        }
+    }
+
+    /// Ends the process: `quit`, a short wait, then a kill.
+    pub fn quit(mut self) {
+        self.shutdown(Duration::from_millis(300));
+    }
+
+    /// Kills the process at once.
+    pub fn kill(mut self) {
+        self.shutdown(Duration::ZERO);
+    }
+
+    fn shutdown(&mut self, grace: Duration) {
+        if !grace.is_zero() && !self.dead {
+            let _ = self.send("quit");
+        }
+        self.stdin = None;
+        let until = Instant::now() + grace;
+        loop {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                break;
+            }
+            if Instant::now() >= until {
+                self.kill_group();
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        self.dead = true;
+    }
+
+    #[cfg(unix)]
+    fn kill_group(&mut self) {
+        // The engine leads its own process group (see `start`).
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.child.id())])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+
+    #[cfg(not(unix))]
+    fn kill_group(&mut self) {}
+}
+
+impl Drop for HubEngine {
+    fn drop(&mut self) {
+        if !matches!(self.child.try_wait(), Ok(Some(_))) {
+            self.shutdown(Duration::from_millis(100));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_spec_parses_quoted_command_and_params() {
+        let s = EngineSpec::parse(r#"cmd="./salto hub" name=d4 param.threads=1 param.hash=8"#);
+        let s = s.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.cmd, "./salto");
+        assert_eq!(s.args, vec!["hub".to_string()]);
+        assert_eq!(s.name, "d4");
+        assert_eq!(
+            s.params,
+            vec![
+                ("threads".to_string(), "1".to_string()),
+                ("hash".to_string(), "8".to_string())
+            ]
+        );
+        let s = EngineSpec::parse("cmd=/usr/bin/scan args=hub").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.name, "scan");
+        assert_eq!(s.args, vec!["hub".to_string()]);
+    }
+
+    #[test]
+    fn engine_spec_rejects_missing_cmd_and_unknown_keys() {
+        assert!(EngineSpec::parse("name=x").is_err());
+        assert!(EngineSpec::parse("cmd=x colour=red").is_err());
+        assert!(EngineSpec::parse("cmd=x justaword").is_err());
+        assert!(EngineSpec::parse("cmd=\"x").is_err());
+    }
+
+    #[test]
+    fn hub_lines_parse_quoted_values_blanks_and_flags() {
+        let l = HubLine::parse(r#"info depth=3 score=-0.25 pv="32-28 19-23""#)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(l.command, "info");
+        assert_eq!(l.get("score"), Some("-0.25"));
+        assert_eq!(l.get("pv"), Some("32-28 19-23"));
+        let l =
+            HubLine::parse("done move = 32x23x28 ponder=19-23").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(l.get("move"), Some("32x23x28"));
+        assert_eq!(l.get("ponder"), Some("19-23"));
+        let l = HubLine::parse("error message=\"\"").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(l.get("message"), Some(""));
+        let l = HubLine::parse("go think").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(l.args, vec![("think".to_string(), None)]);
+    }
+
+    #[test]
+    fn quote_only_when_needed() {
+        assert_eq!(quote("abc"), "abc");
+        assert_eq!(quote("a b"), "\"a b\"");
+        assert_eq!(quote(""), "\"\"");
+    }
+}

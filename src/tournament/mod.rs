@@ -1,0 +1,21 @@
+//! `salto match`: engine-vs-engine matches between Hub engines, refereed
+//! with Salto's own rules. See docs/match.md.
+//!
+//! - [`engine`]: the Hub client (a process, its pipes, a reader thread).
+//! - [`play`]: the referee (one game: legality, clocks, draws, failures).
+//! - [`openings`]: openings from a file or generated.
+//! - [`runner`]: the schedule, the workers, the summary.
+//! - [`stats`]: Elo, interval, LOS, SPRT.
+//! - [`pdn`]: the games as PDN.
+
+pub mod engine;
+pub mod openings;
+pub mod pdn;
+pub mod play;
+pub mod runner;
+pub mod stats;
+
+pub use engine::{EngineSpec, HubEngine};
+pub use play::{Adjudication, GameRecord, Opening, RefereeConfig, TimeControl};
+pub use runner::{MatchConfig, MatchSummary, OpeningChoice, run_match};
+pub use stats::{Sprt, SprtDecision, Wdl};

@@ -1,0 +1,351 @@
+//! The match runner against fake Hub engines (Python scripts written by the
+//! test) on a toy game: broken engines are caught and lose, the match goes
+//! on, draws follow the rules, the schedule and statistics are right.
+
+mod match_support;
+
+use match_support::{Walk, fake_engine_dir, fake_spec};
+use salto::tournament::play::EndKind;
+use salto::tournament::{
+    Adjudication, EngineSpec, MatchConfig, MatchSummary, OpeningChoice, RefereeConfig, Sprt,
+    SprtDecision, TimeControl, run_match,
+};
+use std::path::Path;
+
+fn spec(dir: &Path, mode: &str, name: &str) -> EngineSpec {
+    EngineSpec::parse(&fake_spec(dir, mode, name)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn config(engines: Vec<EngineSpec>, games: u64) -> MatchConfig {
+    MatchConfig {
+        engines,
+        games,
+        sprt: None,
+        referee: RefereeConfig {
+            tc: TimeControl::Depth(1),
+            margin: 0.1,
+            timeout: 5.0,
+            start_timeout: 10.0,
+            adjudication: None,
+            max_plies: 0,
+            repetition: true,
+            game_params: vec![("variant".into(), "walk".into())],
+        },
+        openings: OpeningChoice::Start,
+        concurrency: 1,
+        pdn: None,
+        event: "test".into(),
+        seed: 1,
+        progress: false,
+    }
+}
+
+fn run(cfg: &MatchConfig) -> MatchSummary {
+    run_match(Walk, cfg).unwrap_or_else(|e| panic!("match failed: {e}"))
+}
+
+fn failures(s: &MatchSummary, engine: usize, kind: EndKind) -> u64 {
+    s.failures[engine].get(kind.name()).copied().unwrap_or(0)
+}
+
+#[test]
+fn good_engine_wins_every_game_of_both_colours() {
+    let dir = fake_engine_dir("good");
+    let cfg = config(
+        vec![spec(&dir, "good", "good"), spec(&dir, "weak", "weak")],
+        4,
+    );
+    let s = run(&cfg);
+    assert_eq!(s.games, 4);
+    assert_eq!(s.wins, vec![4, 0]);
+    assert_eq!(s.points, vec![4.0, 0.0]);
+    assert_eq!(s.ends.get("rules"), Some(&4));
+    let wdl = s.wdl.unwrap_or_default();
+    assert_eq!((wdl.wins, wdl.draws, wdl.losses), (4, 0, 0));
+    // Each seat was held twice by each engine: both seats scored.
+    assert_eq!(s.seat_points, vec![2.0, 2.0]);
+}
+
+#[test]
+fn illegal_move_loses_and_is_recorded_with_the_position() {
+    let dir = fake_engine_dir("illegal");
+    let pdn = dir.join("games.pdn");
+    let mut cfg = config(
+        vec![spec(&dir, "illegal", "bad"), spec(&dir, "good", "good")],
+        4,
+    );
+    cfg.pdn = Some(pdn.clone());
+    let s = run(&cfg);
+    assert_eq!(s.games, 4, "the match goes on after each illegal move");
+    assert_eq!(s.points, vec![0.0, 4.0]);
+    assert_eq!(failures(&s, 0, EndKind::Illegal), 4);
+    let text = std::fs::read_to_string(&pdn).unwrap_or_default();
+    assert_eq!(text.matches("[Event ").count(), 4);
+    assert!(
+        text.contains("bad played illegal move \"jump\" in W:0"),
+        "{text}"
+    );
+    assert!(text.contains("[Termination \"illegal-move\"]"));
+    assert!(text.contains("[Result \"0-1\"]") && text.contains("[Result \"1-0\"]"));
+}
+
+#[test]
+fn hung_engine_is_stopped_and_loses() {
+    let dir = fake_engine_dir("hang");
+    let mut cfg = config(
+        vec![spec(&dir, "good", "good"), spec(&dir, "hang", "hang")],
+        2,
+    );
+    cfg.referee.timeout = 0.5;
+    let started = std::time::Instant::now();
+    let s = run(&cfg);
+    assert_eq!(s.games, 2);
+    assert_eq!(s.points, vec![2.0, 0.0]);
+    assert_eq!(failures(&s, 1, EndKind::Hung), 2);
+    // Two hangs of 0.5 s, a 1 s grace for `stop` each, start-ups: well
+    // under the 5 s default timeout per hang.
+    assert!(started.elapsed().as_secs_f64() < 8.0);
+}
+
+#[test]
+fn engine_over_its_clock_loses_on_time() {
+    let dir = fake_engine_dir("flag");
+    let mut cfg = config(
+        vec![spec(&dir, "hang", "slow"), spec(&dir, "good", "good")],
+        2,
+    );
+    cfg.referee.tc = TimeControl::Clock {
+        base: 1.0,
+        inc: 0.0,
+    };
+    cfg.referee.margin = 0.05;
+    let s = run(&cfg);
+    assert_eq!(s.games, 2);
+    assert_eq!(s.points, vec![0.0, 2.0]);
+    assert_eq!(failures(&s, 0, EndKind::Flag), 2);
+}
+
+#[test]
+fn crashed_engine_loses_and_is_restarted_for_the_next_game() {
+    let dir = fake_engine_dir("crash");
+    let pdn = dir.join("games.pdn");
+    let mut cfg = config(
+        vec![spec(&dir, "good", "good"), spec(&dir, "crash", "crash")],
+        4,
+    );
+    cfg.pdn = Some(pdn.clone());
+    let s = run(&cfg);
+    assert_eq!(s.games, 4, "the match goes on after each crash");
+    assert_eq!(s.points, vec![4.0, 0.0]);
+    assert_eq!(failures(&s, 1, EndKind::Crash), 4);
+    let text = std::fs::read_to_string(&pdn).unwrap_or_default();
+    // Every game had moves: the restarted engine played its first search.
+    assert_eq!(text.matches("crash crashed in").count(), 4, "{text}");
+}
+
+#[test]
+fn engine_that_never_answers_hub_loses_every_game() {
+    let dir = fake_engine_dir("nohub");
+    let mut cfg = config(
+        vec![spec(&dir, "nohub", "mute"), spec(&dir, "good", "good")],
+        2,
+    );
+    cfg.referee.start_timeout = 3.0;
+    let s = run(&cfg);
+    assert_eq!(s.games, 2);
+    assert_eq!(s.points, vec![0.0, 2.0]);
+    assert_eq!(failures(&s, 0, EndKind::StartFailed), 2);
+}
+
+#[test]
+fn engine_error_instead_of_a_move_loses() {
+    let dir = fake_engine_dir("errors");
+    let cfg = config(
+        vec![spec(&dir, "good", "good"), spec(&dir, "errors", "err")],
+        2,
+    );
+    let s = run(&cfg);
+    assert_eq!(s.points, vec![2.0, 0.0]);
+    assert_eq!(failures(&s, 1, EndKind::EngineError), 2);
+}
+
+#[test]
+fn missing_program_loses_but_both_missing_aborts() {
+    let dir = fake_engine_dir("missing");
+    let missing =
+        EngineSpec::parse("cmd=/nonexistent/engine name=ghost").unwrap_or_else(|e| panic!("{e}"));
+    let cfg = config(vec![spec(&dir, "good", "good"), missing.clone()], 2);
+    let s = run(&cfg);
+    assert_eq!(s.points, vec![2.0, 0.0]);
+    assert_eq!(failures(&s, 1, EndKind::StartFailed), 2);
+    let cfg = config(vec![missing.clone(), missing], 10);
+    let s = run(&cfg);
+    assert_eq!(s.games, 0);
+    assert_eq!(s.aborted, 1, "the match stops when no engine can play");
+}
+
+#[test]
+fn third_repetition_is_a_draw() {
+    let dir = fake_engine_dir("repeat");
+    let cfg = config(
+        vec![spec(&dir, "shuffle", "a"), spec(&dir, "shuffle", "b")],
+        2,
+    );
+    let s = run(&cfg);
+    assert_eq!(s.ends.get("repetition"), Some(&2));
+    assert_eq!(s.points, vec![1.0, 1.0]);
+}
+
+#[test]
+fn move_count_rule_and_ply_limit_end_endless_games() {
+    let dir = fake_engine_dir("count");
+    let mut cfg = config(
+        vec![spec(&dir, "shuffle", "a"), spec(&dir, "shuffle", "b")],
+        2,
+    );
+    cfg.referee.repetition = false;
+    let s = run(&cfg);
+    // Walk's outcome() draws at 200 plies.
+    assert_eq!(s.ends.get("rules"), Some(&2));
+    assert_eq!(s.points, vec![1.0, 1.0]);
+    cfg.referee.max_plies = 10;
+    let s = run(&cfg);
+    assert_eq!(s.ends.get("max-plies"), Some(&2));
+}
+
+#[test]
+fn adjudication_gives_the_game_when_both_engines_agree() {
+    let dir = fake_engine_dir("adjudicate");
+    let mut cfg = config(vec![spec(&dir, "good", "a"), spec(&dir, "good", "b")], 2);
+    cfg.referee.adjudication =
+        Some(Adjudication::parse("win=5,moves=2").unwrap_or_else(|e| panic!("{e}")));
+    let s = run(&cfg);
+    assert_eq!(s.ends.get("adjudication"), Some(&2));
+    // The first mover wins walk: each engine won once, as first mover.
+    assert_eq!(s.points, vec![1.0, 1.0]);
+    assert_eq!(s.seat_points, vec![2.0, 0.0]);
+}
+
+#[test]
+fn openings_file_is_played_twice_with_colours_swapped_and_fen_recorded() {
+    let dir = fake_engine_dir("openings");
+    let pdn = dir.join("games.pdn");
+    let mut cfg = config(
+        vec![spec(&dir, "good", "good"), spec(&dir, "weak", "weak")],
+        4,
+    );
+    cfg.openings = OpeningChoice::File("# comment\nB:5\n1. up1 up2\n".into());
+    cfg.pdn = Some(pdn.clone());
+    let s = run(&cfg);
+    assert_eq!(s.games, 4);
+    let text = std::fs::read_to_string(&pdn).unwrap_or_default();
+    assert_eq!(text.matches("[FEN \"B:5\"]").count(), 2, "{text}");
+    assert_eq!(text.matches("[OpeningPlies \"2\"]").count(), 2);
+    assert!(text.contains("[White \"good\"]\n[Black \"weak\"]"));
+    assert!(text.contains("[White \"weak\"]\n[Black \"good\"]"));
+    // A FEN with black to move starts the move text with "1...".
+    assert!(text.contains("1... "));
+}
+
+#[test]
+fn bad_openings_file_is_an_error_naming_the_line() {
+    let dir = fake_engine_dir("badopenings");
+    let mut cfg = config(vec![spec(&dir, "good", "a"), spec(&dir, "weak", "b")], 2);
+    cfg.openings = OpeningChoice::File("up1\nup1 fly\n".into());
+    let e = run_match(Walk, &cfg).err().unwrap_or_default();
+    assert!(e.contains("line 2") && e.contains("fly"), "{e}");
+    cfg.openings = OpeningChoice::File("\n# nothing\n".into());
+    assert!(run_match(Walk, &cfg).is_err());
+}
+
+#[test]
+fn results_do_not_depend_on_concurrency() {
+    let dir = fake_engine_dir("concurrency");
+    let games = |concurrency: usize| {
+        let pdn = dir.join(format!("c{concurrency}.pdn"));
+        let mut cfg = config(
+            vec![spec(&dir, "good", "good"), spec(&dir, "shuffle", "shuffle")],
+            6,
+        );
+        cfg.openings = OpeningChoice::File("up1\nup2\nB:4\n".into());
+        cfg.concurrency = concurrency;
+        cfg.pdn = Some(pdn.clone());
+        let s = run(&cfg);
+        let text = std::fs::read_to_string(&pdn).unwrap_or_default();
+        let mut blocks: Vec<String> = text
+            .split("[Event ")
+            .filter(|b| !b.is_empty())
+            .map(str::to_string)
+            .collect();
+        blocks.sort();
+        (s.points.clone(), blocks)
+    };
+    let (p1, g1) = games(1);
+    let (p2, g2) = games(2);
+    assert_eq!(g1.len(), 6);
+    assert_eq!(p1, p2);
+    assert_eq!(g1, g2);
+}
+
+#[test]
+fn sprt_stops_the_match_once_decided() {
+    let dir = fake_engine_dir("sprt");
+    let mut cfg = config(
+        vec![spec(&dir, "good", "good"), spec(&dir, "weak", "weak")],
+        1000,
+    );
+    cfg.sprt = Some(Sprt::parse("elo0=0,elo1=50").unwrap_or_else(|e| panic!("{e}")));
+    let s = run(&cfg);
+    assert!(s.games < 20, "played {}", s.games);
+    assert_eq!(s.sprt.as_ref().map(|r| r.decision), Some(SprtDecision::H1));
+    let json = s.json();
+    assert!(json.contains("\"result\":\"H1\""), "{json}");
+}
+
+#[test]
+fn random_openings_are_reproducible_from_the_seed() {
+    let dir = fake_engine_dir("random");
+    let games = |seed: u64| {
+        let pdn = dir.join(format!("r{seed}.pdn"));
+        let mut cfg = config(
+            vec![spec(&dir, "good", "good"), spec(&dir, "weak", "weak")],
+            4,
+        );
+        cfg.openings = OpeningChoice::Random {
+            plies: 3,
+            balance: 10_000,
+            depth: 1,
+        };
+        cfg.seed = seed;
+        cfg.pdn = Some(pdn.clone());
+        run(&cfg);
+        let text = std::fs::read_to_string(&pdn).unwrap_or_default();
+        // The move text of each game, first words only.
+        text.split("[Event ")
+            .filter(|b| !b.is_empty())
+            .map(|b| {
+                b.lines()
+                    .filter(|l| !l.starts_with('[') && !l.starts_with('"'))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .split_whitespace()
+                    .take(5)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect::<Vec<_>>()
+    };
+    let a = games(7);
+    assert_eq!(a, games(7));
+    assert_eq!(a.len(), 4);
+    // Each opening is played twice: games 1-2 and 3-4 share their first 3 plies.
+    let plies = |s: &str| {
+        s.split_whitespace()
+            .filter(|w| !w.ends_with('.'))
+            .take(3)
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(plies(&a[0]), plies(&a[1]));
+    assert_eq!(plies(&a[2]), plies(&a[3]));
+}
