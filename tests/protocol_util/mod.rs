@@ -1,0 +1,271 @@
+//! Shared by the protocol tests: start the real binary and talk to it
+//! through pipes; ask the library what is legal.
+
+#![allow(dead_code)]
+
+use salto::game::Game;
+use salto::variant::{GameVisitor, Options, Variant};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A running `salto` with pipes on stdin, stdout and stderr.
+pub struct Salto {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Salto {
+    /// `salto hub`.
+    pub fn start() -> Self {
+        Self::start_with(&["hub"])
+    }
+
+    pub fn start_with(args: &[&str]) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_salto"))
+            .args(args)
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the salto binary starts");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let mut stderr_pipe = child.stderr.take().expect("stderr is piped");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            return;
+                        }
+                    }
+                    Err(_) => return,
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let sink = stderr.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stderr_pipe.read(&mut buf) {
+                if n == 0 {
+                    return;
+                }
+                sink.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        Salto {
+            stdin: child.stdin.take(),
+            child,
+            lines: rx,
+            stderr,
+        }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).expect("write to salto");
+        stdin.flush().expect("flush to salto");
+    }
+
+    /// The next line within `ms`, `info` included.
+    pub fn recv_raw(&self, ms: u64) -> Option<String> {
+        match self.lines.recv_timeout(Duration::from_millis(ms)) {
+            Ok(l) => Some(l),
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// The next line that is not `info`, within `ms`.
+    pub fn recv(&self, ms: u64) -> Option<String> {
+        let deadline = Instant::now() + Duration::from_millis(ms);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) if l.starts_with("info ") => continue,
+                Ok(l) => return Some(l),
+                Err(_) => return None,
+            }
+        }
+    }
+
+    /// The next non-`info` line, which must start with `prefix` (10 s).
+    pub fn expect(&self, prefix: &str) -> String {
+        match self.recv(10_000) {
+            Some(l) if l.starts_with(prefix) => l,
+            other => panic!("expected a line starting with '{prefix}', got {other:?}"),
+        }
+    }
+
+    /// Asserts that nothing but `info` comes within `ms`.
+    pub fn silent(&self, ms: u64) {
+        if let Some(l) = self.recv(ms) {
+            panic!("expected no answer, got '{l}'");
+        }
+    }
+
+    /// `ping` and the lines before `pong` (info excluded).
+    pub fn sync(&mut self) -> Vec<String> {
+        self.send("ping");
+        let mut before = Vec::new();
+        loop {
+            match self.recv(10_000) {
+                Some(l) if l == "pong" => return before,
+                Some(l) => before.push(l),
+                None => panic!("no pong within 10 s; got {before:?}"),
+            }
+        }
+    }
+
+    /// `hub` ... `wait`, `init` ... `ready`; returns the `id`/`param` lines.
+    pub fn handshake(&mut self) -> Vec<String> {
+        self.send("hub");
+        let mut lines = Vec::new();
+        loop {
+            let l = self.expect("");
+            if l == "wait" {
+                break;
+            }
+            lines.push(l);
+        }
+        self.send("init");
+        assert_eq!(self.expect("ready"), "ready");
+        lines
+    }
+
+    /// Closes stdin (end of input) and waits up to `ms` for the exit.
+    pub fn close_and_wait(&mut self, ms: u64) -> ExitStatus {
+        self.stdin.take();
+        self.wait(ms)
+    }
+
+    pub fn wait(&mut self, ms: u64) -> ExitStatus {
+        let deadline = Instant::now() + Duration::from_millis(ms);
+        loop {
+            if let Some(s) = self.child.try_wait().expect("try_wait") {
+                return s;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("salto did not exit within {ms} ms");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// What the engine wrote on stderr so far (must stay empty).
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned()
+    }
+}
+
+impl Drop for Salto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The `move` of a `done` line.
+pub fn done_move(line: &str) -> String {
+    line.split_whitespace()
+        .find_map(|t| t.strip_prefix("move="))
+        .unwrap_or_else(|| panic!("no move in '{line}'"))
+        .to_string()
+}
+
+/// The `ponder` of a `done` line, if any.
+pub fn done_ponder(line: &str) -> Option<String> {
+    line.split_whitespace()
+        .find_map(|t| t.strip_prefix("ponder="))
+        .map(str::to_string)
+}
+
+/// Is the variant implemented in this build?
+pub fn implemented(v: Variant) -> bool {
+    struct Probe;
+    impl GameVisitor for Probe {
+        type Output = ();
+        fn visit<G: Game>(self, _: G) {}
+    }
+    salto::variant::dispatch(&Options::new(v), Probe).is_ok()
+}
+
+/// Plays `moves` (Hub text) from the start of `v`, then checks `candidate`:
+/// `Ok(())` if legal there, else the reason.
+pub fn legal_after(v: Variant, moves: &[String], candidate: &str) -> Result<(), String> {
+    struct Replay<'a>(&'a [String], &'a str);
+    impl GameVisitor for Replay<'_> {
+        type Output = Result<(), String>;
+        fn visit<G: Game>(self, g: G) -> Result<(), String> {
+            let mut p = g.start();
+            for m in self.0 {
+                let mv = g.parse_move(&p, m).map_err(|e| format!("{m}: {e}"))?;
+                p = g.play(&p, mv);
+            }
+            g.parse_move(&p, self.1)
+                .map(|_| ())
+                .map_err(|e| format!("{}: {e}", self.1))
+        }
+    }
+    salto::variant::dispatch(&Options::new(v), Replay(moves, candidate)).map_err(|e| e.0)?
+}
+
+/// A game of up to `plies` plies from the start of `v`, each move chosen by
+/// a fixed pseudo-random rule, in Hub text; it stops before the game ends.
+pub fn some_game(v: Variant, plies: usize) -> Vec<String> {
+    struct Walk(usize);
+    impl GameVisitor for Walk {
+        type Output = Vec<String>;
+        fn visit<G: Game>(self, g: G) -> Vec<String> {
+            let mut p = g.start();
+            let mut out = Vec::new();
+            let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+            for _ in 0..self.0 {
+                let mut list = salto::MoveList::new();
+                g.generate(&p, &mut list);
+                if list.is_empty() || g.outcome(&p).is_some() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let mv = list[(seed % list.len() as u64) as usize];
+                let next = g.play(&p, mv);
+                // Stop before a position where the game is over, so that
+                // the game can always be searched on.
+                let mut after = salto::MoveList::new();
+                g.generate(&next, &mut after);
+                if after.is_empty() || g.outcome(&next).is_some() {
+                    break;
+                }
+                out.push(g.format_move(&p, mv));
+                p = next;
+            }
+            out
+        }
+    }
+    salto::variant::dispatch(&Options::new(v), Walk(plies)).unwrap_or_default()
+}
+
+/// A Hub position string for the start of `v` (what `pos pos=` takes).
+pub fn start_string(v: Variant) -> Option<String> {
+    struct Start;
+    impl GameVisitor for Start {
+        type Output = String;
+        fn visit<G: Game>(self, g: G) -> String {
+            g.format_hub_position(&g.start())
+        }
+    }
+    salto::variant::dispatch(&Options::new(v), Start).ok()
+}
