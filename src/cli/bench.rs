@@ -4,7 +4,7 @@
 //! prints the same count) and the speed.
 
 use crate::game::{Game, MoveList, ParseError, zobrist};
-use crate::search::{Control, Limits, Searcher};
+use crate::search::{Control, Features, Limits, Searcher};
 use crate::variant::{GameVisitor, Options, Variant, dispatch};
 use clap::Args;
 use std::process::ExitCode;
@@ -26,6 +26,9 @@ pub struct BenchArgs {
     /// Print only the total.
     #[arg(long)]
     pub quiet: bool,
+    /// Turn late move reductions off (for measuring them).
+    #[arg(long, hide = true)]
+    pub no_lmr: bool,
 }
 
 /// Hand-set positions (FEN) per variant, on top of the start position and
@@ -111,6 +114,7 @@ pub struct BenchCount {
 }
 
 struct BenchRun {
+    features: Features,
     depth: Option<u32>,
     threads: usize,
     quiet: bool,
@@ -124,6 +128,7 @@ impl GameVisitor for BenchRun {
         let mut total = BenchCount::default();
         for (i, pos) in positions(&game)?.iter().enumerate() {
             let mut s = Searcher::new(game, BENCH_HASH_MIB, self.threads);
+            s.set_features(self.features);
             let control = Control::new();
             let limits = Limits {
                 depth: Some(depth),
@@ -152,6 +157,7 @@ impl GameVisitor for BenchRun {
 
 /// Runs the bench of the given variants; returns the total count.
 pub fn bench(
+    features: Features,
     variants: &[Variant],
     depth: Option<u32>,
     threads: usize,
@@ -160,6 +166,7 @@ pub fn bench(
     let mut total = BenchCount::default();
     for &v in variants {
         let run = BenchRun {
+            features,
             depth,
             threads,
             quiet,
@@ -203,7 +210,11 @@ pub fn run(args: BenchArgs) -> ExitCode {
         },
         None => implemented_variants(),
     };
-    match bench(&variants, args.depth, args.threads, args.quiet) {
+    let features = Features {
+        lmr: !args.no_lmr,
+        ..Features::default()
+    };
+    match bench(features, &variants, args.depth, args.threads, args.quiet) {
         Ok(c) => {
             let secs = c.micros as f64 / 1e6;
             let nps = if secs > 0.0 {
