@@ -15,8 +15,9 @@ use std::process::ExitCode;
 pub struct MatchArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// An engine: "cmd=PROGRAM [args=\"A B\"] [name=NAME] [dir=DIR] [param.NAME=VALUE ...]".
-    /// Give one per player (two for draughts).
+    /// An engine: "cmd=PROGRAM [args=\"A B\"] [name=NAME] [dir=DIR] [depth=D|nodes=N|movetime=S|tc=B+I]
+    /// [param.NAME=VALUE ...]". Give one per player (two for draughts). An engine's own
+    /// depth/nodes/movetime/tc replaces the match's time control for it.
     #[arg(long, value_name = "SPEC", required = true)]
     pub engine: Vec<String>,
     /// Number of games (default 2, or 100000 with --sprt).
@@ -155,9 +156,13 @@ fn config(a: &MatchArgs, opts: &Options) -> Result<MatchConfig, String> {
         TimeControl::Depth(d.max(1))
     } else if let Some(n) = a.nodes {
         TimeControl::Nodes(n.max(1))
+    } else if engines.iter().all(|e| e.limit.is_some()) {
+        // Every engine has its own limit: the match's is never used.
+        TimeControl::Depth(1)
     } else {
         return Err(
-            "give a time control: --tc BASE+INC, --movetime S, --depth D or --nodes N".into(),
+            "give a time control: --tc BASE+INC, --movetime S, --depth D or --nodes N (or depth=, nodes=, movetime=, tc= in every --engine)"
+                .into(),
         );
     };
     for (name, v) in [

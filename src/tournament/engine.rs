@@ -4,6 +4,7 @@
 //! `stop`, `quit`), each with a deadline so that a hung engine cannot hang
 //! the match.
 
+use super::play::TimeControl;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -11,7 +12,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// How to start one engine, from `--engine "cmd=... name=... param.x=y"`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EngineSpec {
     pub name: String,
     /// The program to run.
@@ -22,6 +23,9 @@ pub struct EngineSpec {
     pub dir: Option<PathBuf>,
     /// `set-param` lines sent after the game's own parameters.
     pub params: Vec<(String, String)>,
+    /// This engine's own limit (`depth=`, `nodes=`, `movetime=`, `tc=`),
+    /// instead of the match's.
+    pub limit: Option<TimeControl>,
 }
 
 /// Splits text into blank-separated words; a double-quoted stretch keeps its
@@ -64,7 +68,8 @@ pub fn split_words(text: &str) -> Result<Vec<String>, String> {
 }
 
 impl EngineSpec {
-    /// Parses `cmd=PROGRAM [args="A B"] [name=NAME] [dir=DIR] [param.NAME=VALUE ...]`.
+    /// Parses `cmd=PROGRAM [args="A B"] [name=NAME] [dir=DIR]
+    /// [depth=D | nodes=N | movetime=S | tc=BASE+INC] [param.NAME=VALUE ...]`.
     /// A `cmd` with blanks (quoted) is split into the program and its first
     /// arguments.
     pub fn parse(text: &str) -> Result<EngineSpec, String> {
@@ -73,10 +78,17 @@ impl EngineSpec {
         let mut args = Vec::new();
         let mut dir = None;
         let mut params = Vec::new();
+        let mut limit = None;
+        let number = |k: &str, v: &str| -> Result<f64, String> {
+            v.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x > 0.0)
+                .ok_or_else(|| format!("engine '{text}': {k}={v} is not a positive number"))
+        };
         for word in split_words(text)? {
             let (k, v) = word.split_once('=').ok_or_else(|| {
                 format!(
-                    "engine '{text}': '{word}' is not of the form KEY=VALUE (keys: cmd, args, name, dir, param.NAME)"
+                    "engine '{text}': '{word}' is not of the form KEY=VALUE (keys: cmd, args, name, dir, depth, nodes, movetime, tc, param.NAME)"
                 )
             })?;
             match k {
@@ -84,11 +96,15 @@ impl EngineSpec {
                 "args" => args = split_words(v)?,
                 "name" => name = Some(v.to_string()),
                 "dir" => dir = Some(PathBuf::from(v)),
+                "depth" => limit = Some(TimeControl::Depth(number(k, v)? as u32)),
+                "nodes" => limit = Some(TimeControl::Nodes(number(k, v)? as u64)),
+                "movetime" => limit = Some(TimeControl::MoveTime(number(k, v)?)),
+                "tc" => limit = Some(TimeControl::parse_clock(v)?),
                 _ => match k.strip_prefix("param.") {
                     Some(p) if !p.is_empty() => params.push((p.to_string(), v.to_string())),
                     _ => {
                         return Err(format!(
-                            "engine '{text}': unknown key '{k}' (keys: cmd, args, name, dir, param.NAME)"
+                            "engine '{text}': unknown key '{k}' (keys: cmd, args, name, dir, depth, nodes, movetime, tc, param.NAME)"
                         ));
                     }
                 },
@@ -111,6 +127,7 @@ impl EngineSpec {
             args: cmd,
             dir,
             params,
+            limit,
         })
     }
 }
@@ -564,8 +581,10 @@ mod tests {
                 ("hash".to_string(), "8".to_string())
             ]
         );
-        let s = EngineSpec::parse("cmd=/usr/bin/scan args=hub").unwrap_or_else(|e| panic!("{e}"));
+        let s = EngineSpec::parse("cmd=/usr/bin/scan args=hub depth=6")
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(s.name, "scan");
+        assert_eq!(s.limit, Some(TimeControl::Depth(6)));
         assert_eq!(s.args, vec!["hub".to_string()]);
     }
 
@@ -575,6 +594,8 @@ mod tests {
         assert!(EngineSpec::parse("cmd=x colour=red").is_err());
         assert!(EngineSpec::parse("cmd=x justaword").is_err());
         assert!(EngineSpec::parse("cmd=\"x").is_err());
+        assert!(EngineSpec::parse("cmd=x depth=-1").is_err());
+        assert!(EngineSpec::parse("cmd=x tc=fast").is_err());
     }
 
     #[test]

@@ -79,7 +79,7 @@ pub fn write_game(h: &PdnHeader, rec: &GameRecord) -> String {
     let mut words: Vec<String> = Vec::new();
     let mut player = rec.root_to_move;
     let mut number = 1u32;
-    for (i, mv) in rec.moves.iter().enumerate() {
+    for (i, mv) in rec.pdn_moves.iter().enumerate() {
         if player == rec.first_player {
             words.push(format!("{number}."));
         } else if i == 0 {
@@ -145,6 +145,7 @@ mod tests {
             reason: "B played illegal move \"99-1\" in W:W31:B1: no such move".into(),
             root_fen: Some("W:W31:B1".into()),
             moves: vec!["31-26".into(), "1-7".into(), "26-21".into()],
+            pdn_moves: vec!["31-26".into(), "1-7".into(), "26-21".into()],
             opening_plies: 1,
             root_to_move: 0,
             first_player: 0,

@@ -187,9 +187,10 @@ impl EngineSlot {
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EndKind {
-    /// The rules decided it (no legal move, a home corner filled, a draw
-    /// count).
+    /// The rules decided it: no legal move, a home corner filled.
     Rules,
+    /// A draw by a move-count rule ([`Outcome::Draw`]).
+    DrawRule,
     /// Third occurrence of a position.
     Repetition,
     /// Adjudicated on the engines' scores.
@@ -229,6 +230,7 @@ impl EndKind {
     pub fn name(self) -> &'static str {
         match self {
             EndKind::Rules => "rules",
+            EndKind::DrawRule => "draw-rule",
             EndKind::Repetition => "repetition",
             EndKind::Adjudicated => "adjudication",
             EndKind::MaxPlies => "max-plies",
@@ -263,6 +265,8 @@ pub struct GameRecord {
     pub root_fen: Option<String>,
     /// The moves from the root in Hub form (opening moves first).
     pub moves: Vec<String>,
+    /// The same moves in PDN's short form (`28x19` when unambiguous).
+    pub pdn_moves: Vec<String>,
     pub opening_plies: usize,
     /// The player to move at the root.
     pub root_to_move: usize,
@@ -292,6 +296,30 @@ struct GameState<G: Game> {
     pos: G::Position,
     hashes: Vec<u64>,
     moves: Vec<String>,
+    pdn_moves: Vec<String>,
+}
+
+/// A move as PDN writes it: a capture as `fromxto` when that names one
+/// legal move, else the Hub form with every captured square.
+pub fn short_move<G: Game>(game: &G, pos: &G::Position, mv: G::Move) -> String {
+    let full = game.format_move(pos, mv);
+    let parts: Vec<&str> = full.split('x').collect();
+    if parts.len() > 2 {
+        let short = format!("{}x{}", parts[0], parts[1]);
+        if game.parse_move(pos, &short).ok() == Some(mv) {
+            return short;
+        }
+    }
+    full
+}
+
+impl<G: Game> GameState<G> {
+    fn play(&mut self, game: &G, mv: G::Move) {
+        self.moves.push(game.format_move(&self.pos, mv));
+        self.pdn_moves.push(short_move(game, &self.pos, mv));
+        self.pos = game.play(&self.pos, mv);
+        self.hashes.push(game.hash(&self.pos));
+    }
 }
 
 /// Ends the game with a failure of `seat`: it gets 0 points, the others
@@ -327,11 +355,10 @@ pub fn play_game<G: Game>(
         pos: opening.root.clone(),
         hashes: vec![game.hash(&opening.root)],
         moves: Vec::new(),
+        pdn_moves: Vec::new(),
     };
     for &mv in &opening.moves {
-        st.moves.push(game.format_move(&st.pos, mv));
-        st.pos = game.play(&st.pos, mv);
-        st.hashes.push(game.hash(&st.pos));
+        st.play(game, mv);
     }
     let root_hub = game.format_hub_position(&opening.root);
     let mut record = GameRecord {
@@ -344,6 +371,7 @@ pub fn play_game<G: Game>(
         reason: String::new(),
         root_fen: opening.custom_root.then(|| game.format_fen(&opening.root)),
         moves: Vec::new(),
+        pdn_moves: Vec::new(),
         opening_plies: opening.moves.len(),
         root_to_move: game.to_move(&opening.root),
         first_player: game.to_move(&game.start()),
@@ -364,6 +392,7 @@ pub fn play_game<G: Game>(
         rec.reason = reason;
         rec.final_fen = game.format_fen(&st.pos);
         rec.moves = st.moves;
+        rec.pdn_moves = st.pdn_moves;
         rec
     };
 
@@ -403,10 +432,18 @@ pub fn play_game<G: Game>(
         );
     }
 
-    let mut clocks: Vec<f64> = match cfg.tc {
-        TimeControl::Clock { base, .. } => vec![base; n],
-        _ => vec![0.0; n],
-    };
+    // Each seat's limit: its engine's own, else the match's.
+    let tcs: Vec<TimeControl> = seats
+        .iter()
+        .map(|&e| slots[e].spec.limit.unwrap_or(cfg.tc))
+        .collect();
+    let mut clocks: Vec<f64> = tcs
+        .iter()
+        .map(|tc| match tc {
+            TimeControl::Clock { base, .. } => *base,
+            _ => 0.0,
+        })
+        .collect();
     // Scores reported by the engines, converted to player 0's view, one
     // per ply played by an engine.
     let mut scores: Vec<Option<f64>> = Vec::new();
@@ -431,7 +468,7 @@ pub fn play_game<G: Game>(
                 return finish(
                     record,
                     st,
-                    EndKind::Rules,
+                    EndKind::DrawRule,
                     draw_points(n),
                     None,
                     None,
@@ -511,7 +548,7 @@ pub fn play_game<G: Game>(
         if !st.moves.is_empty() {
             position.push_str(&format!(" moves=\"{}\"", st.moves.join(" ")));
         }
-        let (levels, limit) = match cfg.tc {
+        let (levels, limit) = match tcs[mover] {
             TimeControl::Clock { inc, .. } => (
                 vec![format!(
                     "level time={:.3} inc={inc}",
@@ -552,14 +589,12 @@ pub fn play_game<G: Game>(
                             format!("{name} played illegal move \"{}\" in {fen}: {err}", r.mv),
                         )),
                         Ok(mv) => {
-                            if let TimeControl::Clock { inc, .. } = cfg.tc {
+                            if let TimeControl::Clock { inc, .. } = tcs[mover] {
                                 clocks[mover] = clocks[mover] - used + inc;
                             }
                             let s = r.score.map(|s| if mover == 0 { s } else { -s });
                             scores.push(s);
-                            st.moves.push(game.format_move(&st.pos, mv));
-                            st.pos = game.play(&st.pos, mv);
-                            st.hashes.push(game.hash(&st.pos));
+                            st.play(game, mv);
                             None
                         }
                     },

@@ -90,7 +90,8 @@ fn fmt_elo(x: f64) -> String {
             "-inf".into()
         }
     } else {
-        format!("{x:+.1}")
+        // No "-0.0".
+        format!("{:+.1}", x + 0.0)
     }
 }
 
