@@ -250,16 +250,20 @@ pub trait GameVisitor {
 
 /// Builds the game the options select and hands it to `visitor`.
 pub fn dispatch<V: GameVisitor>(opts: &Options, visitor: V) -> ParseResult<V::Output> {
-    use crate::draughts::{Brazilian, Draughts, English, International, Spanish};
+    use crate::draughts::{
+        Brazilian, Draughts, English, Hex, International, Spanish, Turkish, TurkishImmediate,
+    };
     opts.validate()?;
     match opts.variant {
         Variant::International => Ok(visitor.visit(Draughts::<International>::new(opts))),
         Variant::Brazilian => Ok(visitor.visit(Draughts::<Brazilian>::new(opts))),
         Variant::English => Ok(visitor.visit(Draughts::<English>::new(opts))),
         Variant::Spanish => Ok(visitor.visit(Draughts::<Spanish>::new(opts))),
+        Variant::Turkish => Ok(match opts.turkish_promotion {
+            TurkishPromotion::End => visitor.visit(Draughts::<Turkish>::new(opts)),
+            TurkishPromotion::Immediate => visitor.visit(Draughts::<TurkishImmediate>::new(opts)),
+        }),
+        Variant::Hex => Ok(visitor.visit(Draughts::<Hex>::new(opts))),
         Variant::Chinese => Ok(visitor.visit(crate::chinese::Chinese::new(opts)?)),
-        other => Err(ParseError(format!(
-            "variant '{other}' is not implemented yet"
-        ))),
     }
 }

@@ -129,6 +129,28 @@ fn perft_spanish_deep() {
     check("spanish", true);
 }
 
+#[test]
+fn perft_turkish_records() {
+    check("turkish", false);
+}
+
+#[test]
+fn perft_hex_records() {
+    check("hex", false);
+}
+
+#[test]
+#[ignore = "deep perft: seconds to minutes; run by hand"]
+fn perft_turkish_deep() {
+    check("turkish", true);
+}
+
+#[test]
+#[ignore = "deep perft: seconds to minutes; run by hand"]
+fn perft_hex_deep() {
+    check("hex", true);
+}
+
 /// Runs `salto perft` with `args` and returns (status, stdout, stderr).
 fn salto(args: &[&str]) -> (Option<i32>, String, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_salto"))

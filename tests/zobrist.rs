@@ -49,7 +49,10 @@ impl GameVisitor for RandomPlayout {
 }
 
 fn check(variant: Variant) {
-    let opts = Options::new(variant);
+    check_options(Options::new(variant));
+}
+
+fn check_options(opts: Options) {
     let n = dispatch(
         &opts,
         RandomPlayout {
@@ -79,4 +82,21 @@ fn zobrist_incremental_matches_scratch_english() {
 #[test]
 fn zobrist_incremental_matches_scratch_spanish() {
     check(Variant::Spanish);
+}
+
+#[test]
+fn zobrist_incremental_matches_scratch_turkish() {
+    check(Variant::Turkish);
+}
+
+#[test]
+fn zobrist_incremental_matches_scratch_turkish_immediate_promotion() {
+    let mut opts = Options::new(Variant::Turkish);
+    opts.set("turkish-promotion", "immediate").expect("option");
+    check_options(opts);
+}
+
+#[test]
+fn zobrist_incremental_matches_scratch_hex() {
+    check(Variant::Hex);
 }

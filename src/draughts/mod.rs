@@ -13,15 +13,19 @@
 pub mod bitboard;
 pub mod eval;
 pub mod geometry;
+pub mod hex;
 pub mod movegen;
 pub mod notation;
 pub mod position;
 pub mod rules;
+pub mod turkish;
 
 pub use bitboard::Bitboard;
 pub use geometry::{Diagonal8, Diagonal10, Geometry};
+pub use hex::{Hex, Hex91};
 pub use position::{Bb, Move, Position};
 pub use rules::{Brazilian, English, International, Rules, Spanish};
+pub use turkish::{Orthogonal8, Turkish, TurkishImmediate};
 
 use crate::game::{Game, MoveList, Outcome, ParseResult, Score};
 use crate::variant::{Notation, Options};
@@ -122,7 +126,10 @@ impl<R: Rules> Game for Draughts<R> {
     }
 
     fn outcome(&self, pos: &Self::Position) -> Option<Outcome> {
-        if self.draw_plies > 0 && pos.reversible >= self.draw_plies {
+        if self.draw_plies > 0
+            && pos.reversible >= self.draw_plies
+            && !(R::DRAW_KINGS_ONLY && (pos.occupied() & !pos.kings).any())
+        {
             Some(Outcome::Draw)
         } else {
             None
@@ -170,3 +177,9 @@ pub type BrazilianGame = Draughts<Brazilian>;
 pub type EnglishGame = Draughts<English>;
 /// Spanish draughts.
 pub type SpanishGame = Draughts<Spanish>;
+/// Turkish draughts, promotion at the end (`turkish-promotion=end`).
+pub type TurkishGame = Draughts<Turkish>;
+/// Turkish draughts, promotion mid-capture (`turkish-promotion=immediate`).
+pub type TurkishImmediateGame = Draughts<TurkishImmediate>;
+/// Hexagonal draughts.
+pub type HexGame = Draughts<Hex>;

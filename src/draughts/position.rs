@@ -115,7 +115,9 @@ impl<B: Bitboard> Position<B> {
         let is_king = (self.kings & from).any();
         let mut h = self.hash ^ SIDE_KEY;
         h ^= piece_key(s, is_king, mv.from as u32) ^ piece_key(s, is_king, mv.to as u32);
-        let mut kings = self.kings;
+        // Captured kings leave before the capturer moves: with immediate
+        // removal (turkish) a capture may end on a captured piece's square.
+        let mut kings = self.kings & !mv.captured;
         if is_king {
             kings ^= moved;
         } else if mv.promote {
@@ -128,7 +130,6 @@ impl<B: Bitboard> Position<B> {
             for b in captured.iter() {
                 h ^= piece_key(o, self.kings.has(b), b);
             }
-            kings &= !captured;
             0
         } else if is_king {
             self.reversible.saturating_add(1)

@@ -96,6 +96,11 @@ pub trait Rules: Copy + Send + Sync + Debug + Default + 'static {
     /// "Draw rules of the draughts variants".
     const DEFAULT_DRAW_MOVES: u32;
 
+    /// The move-count draw rule counts only while the board holds nothing
+    /// but kings. rules.md, draw rules, hex: "30 moves each with only kings
+    /// on the board and no capture".
+    const DRAW_KINGS_ONLY: bool = false;
+
     /// The square numbers of notation.md.
     const NUMBERING: Numbering = Numbering::ReadingOrder;
 

@@ -9,6 +9,7 @@
 
 #![allow(dead_code)]
 
+pub mod compare;
 pub mod hex_ref;
 pub mod turkish_ref;
 
