@@ -181,3 +181,21 @@ fn no_legal_move_when_blocked() {
     // The white man on a1 cannot move: b2 holds a black man with c3 taken.
     assert!(legal::<I>('W', &["a1"], &["b2", "c3"]).is_empty());
 }
+
+#[test]
+fn draw_after_60_moves_each_without_capture_or_man_move() {
+    let g = salto::draughts::InternationalGame::default();
+    let mut pos = g.parse_fen("W:WK47,31:BK1,16").expect("fen");
+    let shuffle = ["47-42", "1-6", "42-47", "6-1"];
+    for ply in 0..120 {
+        assert_eq!(g.outcome(&pos), None, "ply {ply}");
+        let mv = g.parse_move(&pos, shuffle[ply % 4]).expect("legal");
+        pos = g.play(&pos, mv);
+    }
+    assert_eq!(g.reversible_plies(&pos), 120);
+    assert_eq!(g.outcome(&pos), Some(salto::Outcome::Draw));
+    // A man move starts the count again.
+    let pos = g.play(&pos, g.parse_move(&pos, "31-26").expect("legal"));
+    assert_eq!(g.reversible_plies(&pos), 0);
+    assert_eq!(g.outcome(&pos), None);
+}

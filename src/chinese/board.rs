@@ -10,6 +10,8 @@
 pub const HOLES: usize = 121;
 /// No hole (off the board).
 pub const NONE: u8 = 255;
+/// A cell index past the last hole: always empty in a 128-byte board.
+pub const OFF: u8 = 127;
 /// Every hole.
 pub const ALL: u128 = (1u128 << HOLES) - 1;
 
@@ -78,6 +80,11 @@ pub struct Board {
     pub jumps: [[(u8, u8); 6]; HOLES],
     /// How many entries of `jumps` are used.
     pub num_jumps: [u8; HOLES],
+    /// The jumps from each hole in all six directions; a jump off the board
+    /// is (`OFF`, `OFF`), whose hole to jump over is never occupied in a
+    /// byte board of 128 cells. The move generator's hot loop runs over
+    /// these six entries without a count.
+    pub jumps6: [[(u8, u8); 6]; HOLES],
     /// The holes adjacent to each hole, as a mask.
     pub adjacent: [u128; HOLES],
     /// The holes of each corner A..F.
@@ -118,6 +125,7 @@ const fn build() -> Board {
     let mut neighbour = [[NONE; 6]; HOLES];
     let mut jumps = [[(NONE, NONE); 6]; HOLES];
     let mut num_jumps = [0u8; HOLES];
+    let mut jumps6 = [[(OFF, OFF); 6]; HOLES];
     let mut adjacent = [0u128; HOLES];
     let mut corner = [0u128; 6];
     let mut corner_index = [6u8; HOLES];
@@ -135,6 +143,7 @@ const fn build() -> Board {
                 if on_board(q + 2 * dq, r + 2 * dr) {
                     let land = index_of(&coord, q + 2 * dq, r + 2 * dr);
                     jumps[i][num_jumps[i] as usize] = (over, land);
+                    jumps6[i][num_jumps[i] as usize] = (over, land);
                     num_jumps[i] += 1;
                 }
             }
@@ -157,6 +166,7 @@ const fn build() -> Board {
         neighbour,
         jumps,
         num_jumps,
+        jumps6,
         adjacent,
         corner,
         corner_index,

@@ -10,6 +10,23 @@ use super::position::{Chinese, Move, Position};
 use crate::game::MoveList;
 use crate::variant::Spoiling;
 
+/// Each byte value spread to eight bytes of 0 or 1 (bit `k` to byte `k`).
+static SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut v = 0;
+    while v < 256 {
+        let mut k = 0;
+        while k < 8 {
+            if v & (1 << k) != 0 {
+                t[v] |= 1 << (8 * k);
+            }
+            k += 1;
+        }
+        v += 1;
+    }
+    t
+};
+
 impl Chinese {
     /// Calls `f(from, ends, swaps)` for every peg of the player to move:
     /// `ends` are the holes it may move to, `swaps` the holes it may swap
@@ -30,6 +47,18 @@ impl Chinese {
         // Pegs of other players: the only pegs a swap may displace.
         let others = pos.occ & !own_pegs & !pos.neutral;
         let swapping = self.spoiling == Spoiling::Swap;
+        // The board as bytes (1 = a peg): a byte load is cheaper than a
+        // variable shift of a u128 in the jump search.
+        let mut cell = [0u8; 128];
+        for (i, chunk) in cell.chunks_exact_mut(8).enumerate() {
+            let byte = (pos.occ >> (8 * i)) as u8;
+            chunk.copy_from_slice(&SPREAD[byte as usize].to_le_bytes());
+        }
+        // Visited landing holes: `mark[h] == stamp` (a new stamp per peg).
+        let mut mark = [0u32; 128];
+        let mut stamp = 0u32;
+        // The search stack of landing holes; each hole is pushed at most once.
+        let mut stack = [0u8; 128];
         let mut s = mine;
         while s != 0 {
             let c = s.trailing_zeros() as usize;
@@ -37,38 +66,44 @@ impl Chinese {
             let target = BOARD.corner[opposite(c)];
             let swap_mask = if swapping { others & target } else { 0 };
             for from in Bits(pos.sets[c]) {
-                let at_home = target & bit(from) != 0;
+                let from_bit = bit(from);
+                let at_home = target & from_bit != 0;
                 // Home rule: every landing hole inside the target corner.
                 let (land_mask, end_mask) = if at_home {
                     (target, target)
                 } else {
                     (!0u128, self.end_mask[c])
                 };
-                let occ = pos.occ & !bit(from);
+                let occ = pos.occ & !from_bit;
                 let free = !occ & land_mask;
                 let adj = BOARD.adjacent[from];
                 let mut ends = adj & free;
                 let mut swaps = adj & swap_mask;
                 // Jump chains: a depth-first search over landing holes.
-                let mut visited = bit(from);
-                let mut stack = [0u8; 128];
+                stamp += 1;
+                mark[from] = stamp;
+                cell[from] = 0;
+                let mut visited = 0u128;
                 let mut top = 0;
                 let mut x = from;
                 loop {
-                    let jumps = &BOARD.jumps[x];
-                    for &(over, land) in jumps.iter().take(BOARD.num_jumps[x] as usize) {
-                        if occ & bit(over as usize) == 0 {
+                    for &(over, land) in &BOARD.jumps6[x] {
+                        if cell[over as usize] == 0 {
                             continue;
                         }
-                        let lb = bit(land as usize);
-                        if free & lb != 0 {
-                            if visited & lb == 0 {
+                        if cell[land as usize] == 0 {
+                            if mark[land as usize] != stamp {
+                                mark[land as usize] = stamp;
+                                let lb = bit(land as usize);
+                                if at_home && target & lb == 0 {
+                                    continue;
+                                }
                                 visited |= lb;
                                 stack[top] = land;
                                 top += 1;
                             }
-                        } else {
-                            swaps |= swap_mask & lb;
+                        } else if swap_mask != 0 {
+                            swaps |= swap_mask & bit(land as usize);
                         }
                     }
                     if top == 0 {
@@ -77,7 +112,8 @@ impl Chinese {
                     top -= 1;
                     x = stack[top] as usize;
                 }
-                ends |= visited & !bit(from);
+                cell[from] = 1;
+                ends |= visited;
                 ends &= end_mask;
                 f(from, ends, swaps);
             }
@@ -105,6 +141,27 @@ impl Chinese {
 
     /// The number of legal moves (a pass counts as one).
     pub fn count_legal(&self, pos: &Position) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("popcnt") && std::is_x86_feature_detected!("bmi1") {
+                // SAFETY: the CPU has the features the function is built for.
+                return unsafe { self.count_legal_popcnt(pos) };
+            }
+        }
+        self.count_legal_portable(pos)
+    }
+
+    /// [`Chinese::count_legal`] built with the `popcnt` and `bmi1`
+    /// instructions (the default x86-64 target counts bits in software,
+    /// which was 18% of perft's instructions).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1")]
+    unsafe fn count_legal_popcnt(&self, pos: &Position) -> u64 {
+        self.count_legal_portable(pos)
+    }
+
+    #[inline(always)]
+    fn count_legal_portable(&self, pos: &Position) -> u64 {
         if self.game_outcome(pos).is_some() {
             return 0;
         }

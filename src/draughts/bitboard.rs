@@ -39,6 +39,8 @@ pub trait Bitboard:
     fn count(self) -> u32;
     /// The index of the lowest set bit (`BITS` when empty).
     fn lowest(self) -> u32;
+    /// The index of the highest set bit (meaningless when empty).
+    fn highest(self) -> u32;
     /// The set without its lowest bit.
     fn clear_lowest(self) -> Self;
 
@@ -101,6 +103,10 @@ macro_rules! impl_bitboard {
                 self.trailing_zeros()
             }
             #[inline(always)]
+            fn highest(self) -> u32 {
+                <$t>::BITS - 1 - self.leading_zeros()
+            }
+            #[inline(always)]
             fn clear_lowest(self) -> Self {
                 self & self.wrapping_sub(1)
             }
@@ -124,6 +130,8 @@ mod tests {
         assert!(B::bit(3).shift(-4).is_empty());
         assert!(B::bit(B::BITS - 1).shift(1).is_empty());
         assert_eq!(B::ZERO.lowest(), B::BITS);
+        assert_eq!(b.highest(), B::BITS - 1);
+        assert_eq!(B::bit(3).highest(), 3);
     }
 
     #[test]

@@ -54,6 +54,19 @@ pub trait Geometry: Copy + Send + Sync + Debug + Default + 'static {
         b.shift(dir.shift) & dir.mask
     }
 
+    /// The squares from bit `bit` (exclusive) to the edge of the board in
+    /// direction `d`. The default steps; a geometry may use a table.
+    #[inline(always)]
+    fn ray(bit: u32, d: usize) -> Self::BB {
+        let mut out = Self::BB::ZERO;
+        let mut b = Self::step(Self::BB::bit(bit), d);
+        while b.any() {
+            out |= b;
+            b = Self::step(b, d);
+        }
+        out
+    }
+
     /// The internal index of the square at bit `bit`, if it is one.
     fn square_of_bit(bit: u32) -> Option<usize> {
         Self::SQUARE_BIT.iter().position(|&b| b as u32 == bit)
@@ -92,6 +105,35 @@ const fn diag_mask(from: usize, to: usize, per_row: usize) -> u64 {
     m
 }
 
+/// The rays of a padded diagonal board: `[d][bit]` = the squares from
+/// `bit` (exclusive) to the edge in direction `d` (directions as in
+/// `DIRS`: up-left, down-right, up-right, down-left).
+const fn diag_rays(per_row: usize) -> [[u64; 64]; 4] {
+    let n = 2 * per_row * per_row;
+    let board = diag_mask(0, n, per_row);
+    let p = per_row as i32;
+    let shifts = [-(p + 1), p + 1, -p, p];
+    let mut out = [[0u64; 64]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut bit = 0;
+        while bit < 64 {
+            if board & (1u64 << bit) != 0 {
+                let mut ray = 0u64;
+                let mut cur = bit as i32 + shifts[d];
+                while cur >= 0 && cur < 64 && board & (1u64 << cur) != 0 {
+                    ray |= 1u64 << cur;
+                    cur += shifts[d];
+                }
+                out[d][bit] = ray;
+            }
+            bit += 1;
+        }
+        d += 1;
+    }
+    out
+}
+
 /// (file, rank) of internal square `i` of a diagonal board whose top-left
 /// corner is light (square 1 is b8 / b10).
 fn diag_coords(i: usize, per_row: usize) -> (u8, u8) {
@@ -122,6 +164,7 @@ macro_rules! diagonal_geometry {
             const N: usize = 2 * $per_row * $per_row;
             const BITS_TABLE: [u8; 2 * $per_row * $per_row] = diag_bits($per_row);
             const MASK: u64 = diag_mask(0, Self::N, $per_row);
+            const RAYS: [[u64; 64]; 4] = diag_rays($per_row);
         }
 
         impl Geometry for $name {
@@ -144,6 +187,11 @@ macro_rules! diagonal_geometry {
             const RANKS: u8 = 2 * $per_row;
             fn coords(sq: usize) -> (u8, u8) {
                 diag_coords(sq, $per_row)
+            }
+            #[inline(always)]
+            fn ray(bit: u32, d: usize) -> u64 {
+                static RAYS: [[u64; 64]; 4] = $name::RAYS;
+                RAYS[d & 3][(bit & 63) as usize]
             }
         }
     };
@@ -189,6 +237,28 @@ mod tests {
     fn diagonal_steps_match_coordinates() {
         steps_match_coordinates::<Diagonal10>();
         steps_match_coordinates::<Diagonal8>();
+    }
+
+    /// The ray tables agree with stepping.
+    fn rays_match_steps<G: Geometry<BB = u64>>() {
+        for sq in 0..G::SQUARES {
+            let bit = G::SQUARE_BIT[sq] as u32;
+            for d in 0..4 {
+                let mut want = 0u64;
+                let mut b = G::step(1u64 << bit, d);
+                while b != 0 {
+                    want |= b;
+                    b = G::step(b, d);
+                }
+                assert_eq!(G::ray(bit, d), want, "square {sq} dir {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn diagonal_rays_match_steps() {
+        rays_match_steps::<Diagonal10>();
+        rays_match_steps::<Diagonal8>();
     }
 
     #[test]

@@ -106,6 +106,13 @@ impl<R: Rules> Game for Draughts<R> {
         pos.play(mv)
     }
 
+    /// From, to and the number of pieces taken: cheap, and the same move
+    /// in different positions gets the same key.
+    #[inline]
+    fn move_key(&self, _pos: &Self::Position, mv: Self::Move) -> u64 {
+        mv.from as u64 | (mv.to as u64) << 8 | (mv.captured.count() as u64) << 16
+    }
+
     #[inline]
     fn hash(&self, pos: &Self::Position) -> u64 {
         pos.hash

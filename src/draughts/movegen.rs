@@ -325,44 +325,89 @@ impl<R: Rules> Captures<'_, R> {
         }
     }
 
-    /// Goes on with a king standing on `cur`.
+    /// True when a king that has just captured in direction `d` cannot go
+    /// on in the opposite direction: with deferred removal the captured
+    /// piece blocks the way back, and `NO_REVERSE` forbids it outright.
+    #[inline(always)]
+    fn reverse_blocked() -> bool {
+        !R::IMMEDIATE_REMOVAL || R::NO_REVERSE
+    }
+
+    /// Goes on with a king standing on `cur` (a man crowned mid-capture):
+    /// every direction but the way back.
     fn king(&mut self, cur: Bb<R>, captured: Bb<R>, score: u32, last: usize, promote: bool) {
-        let free = self.free(captured);
         let mut extended = false;
         for d in 0..G::<R>::DIRS.len() {
-            if R::NO_REVERSE && d == last ^ 1 {
+            if Self::reverse_blocked() && d == last ^ 1 {
                 continue;
             }
-            let mut sq = G::<R>::step(cur, d);
-            if R::FLYING_KINGS {
-                while (sq & free).any() {
-                    sq = G::<R>::step(sq, d);
-                }
-            }
-            if (sq & self.opp & !captured).is_empty() {
-                continue;
-            }
-            let mut land = G::<R>::step(sq, d);
-            if (land & free).is_empty() {
-                continue;
-            }
-            extended = true;
-            let cap = captured | sq;
-            let sc = score + self.value(sq);
-            loop {
-                self.king(land, cap, sc, d, promote);
-                if !R::FLYING_KINGS {
-                    break;
-                }
-                land = G::<R>::step(land, d);
-                if (land & free).is_empty() {
-                    break;
-                }
-            }
+            extended |= self.king_dir(cur, captured, score, d, promote);
         }
         if !extended && score != 0 {
             self.add(cur, captured, score, promote);
         }
+    }
+
+    /// The captures of a king on `cur` that start in direction `d`; returns
+    /// whether there is one. Going on straight ahead (in `d` again) is the
+    /// same from every landing square, so it is searched once, from the
+    /// first; each landing square then tries the other directions.
+    fn king_dir(
+        &mut self,
+        cur: Bb<R>,
+        captured: Bb<R>,
+        score: u32,
+        d: usize,
+        promote: bool,
+    ) -> bool {
+        let free = self.free(captured);
+        let sq = if R::FLYING_KINGS {
+            // The first occupied square of the ray.
+            let blockers = G::<R>::ray(cur.lowest(), d) & !free;
+            if blockers.is_empty() {
+                return false;
+            }
+            let b = if G::<R>::DIRS[d].shift > 0 {
+                blockers.lowest()
+            } else {
+                blockers.highest()
+            };
+            Bb::<R>::bit(b)
+        } else {
+            G::<R>::step(cur, d)
+        };
+        if (sq & self.opp & !captured).is_empty() {
+            return false;
+        }
+        let first = G::<R>::step(sq, d);
+        if (first & free).is_empty() {
+            return false;
+        }
+        let cap = captured | sq;
+        let sc = score + self.value(sq);
+        let straight = self.king_dir(first, cap, sc, d, promote);
+        let free_after = self.free(cap);
+        let mut land = first;
+        loop {
+            let mut extended = straight;
+            for e in 0..G::<R>::DIRS.len() {
+                if e == d || (Self::reverse_blocked() && e == d ^ 1) {
+                    continue;
+                }
+                extended |= self.king_dir(land, cap, sc, e, promote);
+            }
+            if !extended {
+                self.add(land, cap, sc, promote);
+            }
+            if !R::FLYING_KINGS {
+                break;
+            }
+            land = G::<R>::step(land, d);
+            if (land & free_after).is_empty() {
+                break;
+            }
+        }
+        true
     }
 }
 
@@ -389,12 +434,36 @@ fn generate_captures<R: Rules, const S: usize>(
         cap.empty = empty | from;
         cap.man::<S>(from, Bb::<R>::ZERO, 0, NO_DIR);
     }
-    for b in kings.iter() {
-        let from = Bb::<R>::bit(b);
-        cap.from = b as u8;
-        cap.empty = empty | from;
-        cap.king(from, Bb::<R>::ZERO, 0, NO_DIR, false);
+    if kings.is_empty() {
+        return;
     }
+    for d in 0..G::<R>::DIRS.len() {
+        for b in kings_capturing_in::<R>(kings, opp, empty, d).iter() {
+            let from = Bb::<R>::bit(b);
+            cap.from = b as u8;
+            cap.empty = empty | from;
+            cap.king_dir(from, Bb::<R>::ZERO, 0, d, false);
+        }
+    }
+}
+
+/// The kings that can make a first capture in direction `d`: those whose
+/// first occupied square in `d` is an enemy piece with an empty square
+/// behind it. Found in bulk by walking back from those enemy pieces.
+#[inline(always)]
+fn kings_capturing_in<R: Rules>(kings: Bb<R>, opp: Bb<R>, empty: Bb<R>, d: usize) -> Bb<R> {
+    let targets = opp & G::<R>::step(empty, d ^ 1);
+    let mut before = G::<R>::step(targets, d ^ 1);
+    let mut found = before & kings;
+    if R::FLYING_KINGS {
+        before &= empty;
+        while before.any() {
+            before = G::<R>::step(before, d ^ 1);
+            found |= before & kings;
+            before &= empty;
+        }
+    }
+    found
 }
 
 fn generate_quiet<R: Rules, const S: usize>(
