@@ -281,14 +281,17 @@ fn node_limit_is_respected() {
     assert!(r.best.is_some());
 }
 
-/// The shortest of three timed searches (the machine is shared: one run
+/// How many times a timing test repeats before it judges the fastest run.
+const TIMING_RUNS: usize = 8;
+
+/// The shortest of `TIMING_RUNS` timed searches (the machine is shared: one run
 /// can lose the processor for tens of milliseconds, a systematic overrun
-/// shows in all three).
+/// shows in all of them).
 fn timed(limits: &Limits, threads: usize) -> Duration {
     let pos = random_line(&TWO_WAY, 9, 5);
     let mut s = Searcher::new(TWO_WAY, 8, threads);
     let control = Control::new();
-    (0..3)
+    (0..TIMING_RUNS)
         .map(|_| {
             let t = Instant::now();
             let r = s.search(&pos, &[], limits, &control, &mut |_| {});
@@ -345,25 +348,34 @@ fn an_empty_clock_still_gets_a_legal_move() {
 fn stop_ends_an_infinite_search_promptly() {
     let pos = random_line(&TWO_WAY, 10, 5);
     let mut s = Searcher::new(TWO_WAY, 8, 2);
-    let control = Control::new();
     let limits = Limits {
         infinite: true,
         ..Limits::default()
     };
-    let t = Instant::now();
-    let r = std::thread::scope(|sc| {
-        sc.spawn(|| {
-            std::thread::sleep(Duration::from_millis(100));
-            control.stop();
-        });
-        s.search(&pos, &[], &limits, &control, &mut |_| {})
-    });
-    let e = t.elapsed();
-    assert!(e >= Duration::from_millis(100), "{e:?}");
-    assert!(e < Duration::from_millis(150), "{e:?}");
     let mut l = MoveList::new();
     TWO_WAY.generate(&pos, &mut l);
-    assert!(l.contains(&r.best.expect("move")));
+    // Best of several runs: a systematic delay shows in all of them, a
+    // scheduling hiccup of the shared machine in one.
+    let mut fastest = Duration::MAX;
+    for _ in 0..TIMING_RUNS {
+        let control = Control::new();
+        let t = Instant::now();
+        let r = std::thread::scope(|sc| {
+            sc.spawn(|| {
+                std::thread::sleep(Duration::from_millis(100));
+                control.stop();
+            });
+            s.search(&pos, &[], &limits, &control, &mut |_| {})
+        });
+        let e = t.elapsed();
+        assert!(e >= Duration::from_millis(100), "{e:?}");
+        assert!(l.contains(&r.best.expect("move")));
+        fastest = fastest.min(e);
+        if fastest < Duration::from_millis(150) {
+            break;
+        }
+    }
+    assert!(fastest < Duration::from_millis(150), "{fastest:?}");
 }
 
 #[test]
@@ -375,9 +387,9 @@ fn pondering_ignores_the_clock_until_ponder_hit() {
         move_time: Some(0.03),
         ..Limits::default()
     };
-    // Best of three: a shared machine can delay any one run.
+    // Best of several: a shared machine can delay any one run.
     let mut after_hit = Duration::MAX;
-    for _ in 0..3 {
+    for _ in 0..TIMING_RUNS {
         control.reset(true);
         let t = Instant::now();
         let r = std::thread::scope(|sc| {
