@@ -7,6 +7,7 @@ use super::openings::{Book, RandomOpenings, parse_openings};
 use super::pdn::{PdnHeader, today, write_game};
 use super::play::{EndKind, EngineSlot, GameRecord, RefereeConfig, play_game};
 use super::stats::{Sprt, SprtDecision, Wdl};
+use crate::cli::analyse::json_string;
 use crate::game::Game;
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
@@ -98,22 +99,6 @@ fn fmt_elo(x: f64) -> String {
 fn fmt_duration(d: Duration) -> String {
     let s = d.as_secs();
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-}
-
-/// A JSON string literal.
-fn json_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// A JSON number, or null when not finite.
@@ -323,7 +308,7 @@ impl MatchSummary {
     /// The summary as one JSON object.
     pub fn json(&self) -> String {
         let mut f = Vec::new();
-        f.push(format!("\"variant\":{}", json_str(&self.variant)));
+        f.push(format!("\"variant\":{}", json_string(&self.variant)));
         f.push(format!("\"players\":{}", self.players));
         f.push(format!("\"games\":{}", self.games));
         f.push(format!("\"aborted\":{}", self.aborted));
@@ -333,11 +318,11 @@ impl MatchSummary {
             .map(|i| {
                 let fails: Vec<String> = self.failures[i]
                     .iter()
-                    .map(|(k, v)| format!("{}:{v}", json_str(k)))
+                    .map(|(k, v)| format!("{}:{v}", json_string(k)))
                     .collect();
                 format!(
                     "{{\"name\":{},\"points\":{},\"wins\":{},\"failures\":{{{}}}}}",
-                    json_str(&self.engines[i]),
+                    json_string(&self.engines[i]),
                     self.points[i],
                     self.wins[i],
                     fails.join(",")
@@ -383,7 +368,7 @@ impl MatchSummary {
         let ends: Vec<String> = self
             .ends
             .iter()
-            .map(|(k, v)| format!("{}:{v}", json_str(k)))
+            .map(|(k, v)| format!("{}:{v}", json_string(k)))
             .collect();
         f.push(format!("\"endings\":{{{}}}", ends.join(",")));
         format!("{{{}}}", f.join(","))
@@ -526,7 +511,7 @@ mod tests {
 
     #[test]
     fn json_strings_are_escaped() {
-        assert_eq!(json_str("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
+        assert_eq!(json_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
         assert_eq!(json_num(Some(f64::INFINITY)), "null");
     }
 }
