@@ -80,6 +80,11 @@ impl Game for Chinese {
     /// Every move is reversible (pegs are never removed), so this is the
     /// number of plies since the position was set up: a repetition check
     /// should look back over the whole history it has.
+    /// The rules.md ranking distance ([`Chinese::ranking_distance`]).
+    fn distance_to_win(&self, pos: &Position, player: usize) -> Option<u32> {
+        Some(self.ranking_distance(pos, player))
+    }
+
     fn reversible_plies(&self, pos: &Position) -> u32 {
         pos.plies
     }

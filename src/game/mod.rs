@@ -142,6 +142,15 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
     /// corner, a draw by a move-count rule. `None` while the game goes on.
     fn outcome(&self, pos: &Self::Position) -> Option<Outcome>;
 
+    /// How far `player` still is from winning, for ranking the players of
+    /// a game that ended without a winner (chinese checkers after
+    /// `max-moves`, rules.md) and the losers of a won game: lower is closer,
+    /// 0 for a player who has reached the goal. `None` (the default) for
+    /// games without such a measure: their unfinished games are draws.
+    fn distance_to_win(&self, _pos: &Self::Position, _player: usize) -> Option<u32> {
+        None
+    }
+
     /// Plies since the last irreversible move (capture, man move, ...). No
     /// position older than that can repeat, so repetition checks stop there.
     fn reversible_plies(&self, pos: &Self::Position) -> u32;
