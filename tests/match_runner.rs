@@ -4,11 +4,11 @@
 
 mod match_support;
 
-use match_support::{Walk, fake_engine_dir, fake_spec};
+use match_support::{Walk, fake_engine_dir, fake_spec, test_config};
 use salto::tournament::play::EndKind;
 use salto::tournament::{
-    Adjudication, EngineSpec, MatchConfig, MatchSummary, OpeningChoice, RefereeConfig, Sprt,
-    SprtDecision, TimeControl, run_match,
+    Adjudication, EngineSpec, MatchConfig, MatchSummary, OpeningChoice, Sprt, SprtDecision,
+    TimeControl, run_match,
 };
 use std::path::Path;
 
@@ -17,27 +17,7 @@ fn spec(dir: &Path, mode: &str, name: &str) -> EngineSpec {
 }
 
 fn config(engines: Vec<EngineSpec>, games: u64) -> MatchConfig {
-    MatchConfig {
-        engines,
-        games,
-        sprt: None,
-        referee: RefereeConfig {
-            tc: TimeControl::Depth(1),
-            margin: 0.1,
-            timeout: 5.0,
-            start_timeout: 10.0,
-            adjudication: None,
-            max_plies: 0,
-            repetition: true,
-            game_params: vec![("variant".into(), "walk".into())],
-        },
-        openings: OpeningChoice::Start,
-        concurrency: 1,
-        pdn: None,
-        event: "test".into(),
-        seed: 1,
-        progress: false,
-    }
+    test_config(engines, games, vec![("variant".into(), "walk".into())])
 }
 
 fn run(cfg: &MatchConfig) -> MatchSummary {

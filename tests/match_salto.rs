@@ -127,6 +127,8 @@ fn salto_plays_three_player_chinese_with_seat_rotations() {
         return;
     }
     let salto = env!("CARGO_BIN_EXE_salto");
+    let pdn = tmp("chinese3.pdn");
+    let pdn_s = pdn.to_string_lossy().into_owned();
     let engines: Vec<String> = ["x", "y", "z"]
         .iter()
         .map(|n| format!("cmd={salto} args=hub name={n} param.hash=4"))
@@ -150,10 +152,31 @@ fn salto_plays_three_player_chinese_with_seat_rotations() {
         "60",
         "--json",
         "--quiet",
+        "--pdn",
+        &pdn_s,
     ]);
     assert_eq!(code, 0, "{out}\n{err}");
     assert_eq!(json_u64(&out, "games"), Some(3), "{out}");
-    assert!(out.contains("\"seat_points\":["), "{out}");
+    for key in [
+        "\"seat_points\":[",
+        "\"seat_wins\":[",
+        "\"places\":[",
+        "\"pairs\":[{\"a\":\"x\",\"b\":\"y\"",
+        "\"points_per_place\":[1,0.5,0]",
+    ] {
+        assert!(out.contains(key), "{key} missing: {out}");
+    }
+    // 60 plies do not finish a game: every game is ranked by distance, and
+    // the places of each game add up to a full table (3 games x 3 seats).
+    assert_eq!(json_u64(&out, "max-plies"), Some(3), "{out}");
+    let text = std::fs::read_to_string(&pdn).unwrap_or_default();
+    assert_eq!(text.matches("[Places \"").count(), 3, "{text}");
+    assert_eq!(
+        text.matches("ranked by distance to winning; distances to winning: ")
+            .count(),
+        3,
+        "{text}"
+    );
     for bad in [
         "illegal-move",
         "time-forfeit",

@@ -80,6 +80,11 @@ impl Game for Chinese {
     /// Every move is reversible (pegs are never removed), so this is the
     /// number of plies since the position was set up: a repetition check
     /// should look back over the whole history it has.
+    /// The rules.md ranking distance ([`Chinese::ranking_distance`]).
+    fn distance_to_win(&self, pos: &Position, player: usize) -> Option<u32> {
+        Some(self.ranking_distance(pos, player))
+    }
+
     fn reversible_plies(&self, pos: &Position) -> u32 {
         pos.plies
     }
@@ -90,6 +95,19 @@ impl Game for Chinese {
 
     fn evaluate_for(&self, pos: &Position, player: usize) -> Score {
         self.evaluate_player(pos, player)
+    }
+
+    /// The turn goes to the next player; the ply counter (and so
+    /// `max-moves`) does not move.
+    fn pass_turn(&self, pos: &Position) -> Option<Position> {
+        let mut p = self.play_move(pos, Move::PASS);
+        p.plies = pos.plies;
+        Some(p)
+    }
+
+    /// Minus the player's distance to home, in [`eval::STEP`] units.
+    fn greedy_value(&self, pos: &Position, player: usize) -> Score {
+        -eval::STEP * self.distance_to_home(pos, player)
     }
 
     fn parse_move(&self, pos: &Position, text: &str) -> ParseResult<Move> {

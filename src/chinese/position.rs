@@ -313,6 +313,40 @@ impl Chinese {
         true
     }
 
+    /// The distance to home that ranks the players of an unfinished game
+    /// (rules.md, `max-moves`): the sum over the player's pegs of the
+    /// distance to the farthest free target hole. A peg already in its
+    /// target corner counts 0 (the home rule keeps it there); any other peg
+    /// counts the hex distance to the farthest hole of its set's target
+    /// corner that the set's own pegs do not hold (holes held by other
+    /// players count as free: they can be swapped or must be vacated). A
+    /// player whose sets are all home has distance 0.
+    pub fn ranking_distance(&self, pos: &Position, p: usize) -> u32 {
+        let mut total = 0u32;
+        let mut s = self.player_sets[p];
+        while s != 0 {
+            let c = s.trailing_zeros() as usize;
+            s &= s - 1;
+            let target = BOARD.corner[opposite(c)];
+            let free = target & !pos.sets[c];
+            for h in super::board::Bits(pos.sets[c] & !target) {
+                let from = BOARD.coord[h];
+                let far = super::board::Bits(free)
+                    .map(|t| {
+                        let to = BOARD.coord[t];
+                        super::board::distance(
+                            (from.0 as i32, from.1 as i32),
+                            (to.0 as i32, to.1 as i32),
+                        )
+                    })
+                    .max()
+                    .unwrap_or(0);
+                total += far as u32;
+            }
+        }
+        total
+    }
+
     /// The end of the game: the player who just moved is checked first, then
     /// the others in turn order; the first with all sets home wins. Under
     /// `max-moves` the game ends unresolved (reported as a draw) once every

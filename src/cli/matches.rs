@@ -2,6 +2,7 @@
 
 use super::{GameArgs, fail};
 use crate::game::Game;
+use crate::tournament::ranking::PointsScheme;
 use crate::tournament::{
     Adjudication, EngineSpec, MatchConfig, OpeningChoice, RefereeConfig, Sprt, TimeControl,
     run_match,
@@ -65,6 +66,10 @@ pub struct MatchArgs {
     /// Draw a game after this many plies (0: no limit).
     #[arg(long, default_value_t = 1000)]
     pub max_plies: u32,
+    /// Points per finishing place, first place first: `linear` (default: 1 for first, 0 for
+    /// last, evenly spaced), `win` (1 for first, 0 else) or one number per place, e.g. 3,1,0.
+    #[arg(long, value_name = "LIST")]
+    pub points: Option<String>,
     /// Games played at the same time (each with its own engine processes).
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
@@ -118,6 +123,7 @@ pub fn game_params(opts: &Options) -> Vec<(String, String)> {
 struct RunMatch {
     cfg: MatchConfig,
     json: bool,
+    points: Option<String>,
 }
 
 impl GameVisitor for RunMatch {
@@ -127,6 +133,11 @@ impl GameVisitor for RunMatch {
         // Repetition is a draw in every two-sided game of rules.md; chinese
         // checkers has no draw rule (the ply limit ends endless games).
         cfg.referee.repetition = game.num_players() == 2 && game.name() != "chinese";
+        cfg.referee.points = self
+            .points
+            .as_deref()
+            .map(|p| PointsScheme::parse(p, game.num_players()))
+            .transpose()?;
         let summary = run_match(game, &cfg)?;
         Ok(if self.json {
             summary.json()
@@ -216,6 +227,8 @@ fn config(a: &MatchArgs, opts: &Options) -> Result<MatchConfig, String> {
             max_plies: a.max_plies,
             repetition: true,
             game_params: game_params(opts),
+            // Parsed once the game (and its number of players) is known.
+            points: None,
         },
         openings,
         concurrency: a.concurrency.max(1),
@@ -235,7 +248,12 @@ pub fn run(a: MatchArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
-    match dispatch(&opts, RunMatch { cfg, json: a.json }) {
+    let visitor = RunMatch {
+        cfg,
+        json: a.json,
+        points: a.points.clone(),
+    };
+    match dispatch(&opts, visitor) {
         Ok(Ok(text)) => {
             println!("{text}");
             ExitCode::SUCCESS

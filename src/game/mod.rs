@@ -142,6 +142,15 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
     /// corner, a draw by a move-count rule. `None` while the game goes on.
     fn outcome(&self, pos: &Self::Position) -> Option<Outcome>;
 
+    /// How far `player` still is from winning, for ranking the players of
+    /// a game that ended without a winner (chinese checkers after
+    /// `max-moves`, rules.md) and the losers of a won game: lower is closer,
+    /// 0 for a player who has reached the goal. `None` (the default) for
+    /// games without such a measure: their unfinished games are draws.
+    fn distance_to_win(&self, _pos: &Self::Position, _player: usize) -> Option<u32> {
+        None
+    }
+
     /// Plies since the last irreversible move (capture, man move, ...). No
     /// position older than that can repeat, so repetition checks stop there.
     fn reversible_plies(&self, pos: &Self::Position) -> u32;
@@ -153,6 +162,20 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
     fn evaluate_for(&self, pos: &Self::Position, player: usize) -> Score {
         let s = self.evaluate(pos);
         if player == self.to_move(pos) { s } else { -s }
+    }
+
+    /// The position with the turn handed to the next player without a move
+    /// (a null move), for searches that let one opponent reply out of turn
+    /// (Best-Reply Search). `None` when the game has no such notion; the
+    /// caller then falls back to a search that needs none.
+    fn pass_turn(&self, _pos: &Self::Position) -> Option<Self::Position> {
+        None
+    }
+
+    /// What a one-ply greedy player maximises for `player` after its move
+    /// (`search=greedy`). Default: [`Game::evaluate_for`].
+    fn greedy_value(&self, pos: &Self::Position, player: usize) -> Score {
+        self.evaluate_for(pos, player)
     }
 
     /// Parses a move in any accepted form and matches it against the legal

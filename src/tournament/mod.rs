@@ -12,6 +12,7 @@ pub mod engine;
 pub mod openings;
 pub mod pdn;
 pub mod play;
+pub mod ranking;
 pub mod runner;
 pub mod stats;
 

@@ -59,6 +59,10 @@ pub fn write_game(h: &PdnHeader, rec: &GameRecord) -> String {
         }
         let pts: Vec<String> = rec.points.iter().map(|p| format!("{p}")).collect();
         tag(&mut out, "Points", &pts.join(" "));
+        if !rec.places.is_empty() {
+            let places: Vec<String> = rec.places.iter().map(|p| (p + 1).to_string()).collect();
+            tag(&mut out, "Places", &places.join(" "));
+        }
     }
     tag(&mut out, "Result", &result);
     if let Some(t) = game_type(h.variant) {
@@ -139,6 +143,7 @@ mod tests {
             seats: vec![1, 0],
             names: vec!["B".into(), "A".into()],
             points: vec![0.0, 1.0],
+            places: vec![1, 0],
             winner: Some(1),
             kind: EndKind::Illegal,
             culprit: Some(0),

@@ -5,6 +5,7 @@
 //! by adjudication, or by an engine's failure, which loses the game for it.
 
 use super::engine::{EngineError, EngineSpec, HubEngine, quote};
+use super::ranking::{PointsScheme, Standing, places};
 use crate::game::{Game, MoveList, Outcome};
 use std::time::Duration;
 
@@ -118,6 +119,8 @@ pub struct RefereeConfig {
     pub repetition: bool,
     /// The `set-param` lines that select the game (variant and options).
     pub game_params: Vec<(String, String)>,
+    /// Points per finishing place (default [`PointsScheme::linear`]).
+    pub points: Option<PointsScheme>,
 }
 
 /// Where a game starts: a root position (the variant's start or a FEN) and
@@ -252,9 +255,12 @@ pub struct GameRecord {
     pub seats: Vec<usize>,
     /// The engine names by seat.
     pub names: Vec<String>,
-    /// The points of each seat (sum 1; 0 for all when aborted).
+    /// The points of each seat from its place (0 for all when aborted).
     pub points: Vec<f64>,
-    /// The winning seat, if one won.
+    /// The place of each seat, 0 = first, tied seats sharing a place (see
+    /// [`super::ranking`]); empty when aborted.
+    pub places: Vec<usize>,
+    /// The winning seat: the only seat in first place, if there is one.
     pub winner: Option<usize>,
     pub kind: EndKind,
     /// The seat whose failure ended the game, if any.
@@ -322,20 +328,43 @@ impl<G: Game> GameState<G> {
     }
 }
 
-/// Ends the game with a failure of `seat`: it gets 0 points, the others
-/// share the game.
-fn failure_points(n: usize, seat: usize) -> Vec<f64> {
-    (0..n)
-        .map(|s| if s == seat { 0.0 } else { 1.0 / (n - 1) as f64 })
+/// The standing of every seat: `winner` first, `failed` last, the others
+/// by their distance to winning when `by_distance` (else tied).
+fn standings<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    winner: Option<usize>,
+    failed: Option<usize>,
+    by_distance: bool,
+) -> Vec<Standing> {
+    (0..game.num_players())
+        .map(|p| {
+            if Some(p) == winner {
+                Standing::Winner
+            } else if Some(p) == failed {
+                Standing::Failed
+            } else if by_distance {
+                Standing::Racing(game.distance_to_win(pos, p))
+            } else {
+                Standing::Racing(None)
+            }
+        })
         .collect()
 }
 
-fn win_points(n: usize, seat: usize) -> Vec<f64> {
-    (0..n).map(|s| if s == seat { 1.0 } else { 0.0 }).collect()
-}
-
-fn draw_points(n: usize) -> Vec<f64> {
-    vec![1.0 / n as f64; n]
+/// The players' distances to winning as text (`x 12, y 30`), or `None`
+/// when the game does not measure them.
+fn distances_text<G: Game>(game: &G, pos: &G::Position, names: &[String]) -> Option<String> {
+    let d: Option<Vec<u32>> = (0..game.num_players())
+        .map(|p| game.distance_to_win(pos, p))
+        .collect();
+    d.map(|d| {
+        d.iter()
+            .zip(names)
+            .map(|(d, n)| format!("{n} {d}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    })
 }
 
 /// Plays one game. `seats[p]` is the index in `slots` of the engine that
@@ -365,6 +394,7 @@ pub fn play_game<G: Game>(
         seats: seats.to_vec(),
         names: seats.iter().map(|&e| slots[e].spec.name.clone()).collect(),
         points: vec![0.0; n],
+        places: Vec::new(),
         winner: None,
         kind: EndKind::Aborted,
         culprit: None,
@@ -378,16 +408,31 @@ pub fn play_game<G: Game>(
         final_fen: String::new(),
         think_time: vec![0.0; n],
     };
+    let linear = PointsScheme::linear(n);
+    let scheme = cfg.points.as_ref().unwrap_or(&linear);
+    // Ends the game; `standings` empty for an aborted game.
     let finish = |mut rec: GameRecord,
                   st: GameState<G>,
                   kind: EndKind,
-                  points: Vec<f64>,
-                  winner: Option<usize>,
+                  standings: Vec<Standing>,
                   culprit: Option<usize>,
-                  reason: String| {
+                  mut reason: String| {
+        if !standings.is_empty() {
+            rec.places = places(&standings);
+            rec.points = scheme.points(&rec.places);
+            let first: Vec<usize> = (0..n).filter(|&s| rec.places[s] == 0).collect();
+            rec.winner = (first.len() == 1).then(|| first[0]);
+            // Say how the players still racing were ordered.
+            if n > 2
+                && standings
+                    .iter()
+                    .any(|s| matches!(s, Standing::Racing(Some(_))))
+                && let Some(d) = distances_text(game, &st.pos, &rec.names)
+            {
+                reason.push_str(&format!("; distances to winning: {d}"));
+            }
+        }
         rec.kind = kind;
-        rec.points = points;
-        rec.winner = winner;
         rec.culprit = culprit;
         rec.reason = reason;
         rec.final_fen = game.format_fen(&st.pos);
@@ -413,20 +458,19 @@ pub fn play_game<G: Game>(
             record,
             st,
             EndKind::Aborted,
-            vec![0.0; n],
-            None,
+            Vec::new(),
             None,
             format!("no engine could start: {}", failed[0].1),
         );
     }
     if let Some((seat, msg)) = failed.into_iter().next() {
         let name = record.names[seat].clone();
+        let standing = standings(game, &st.pos, None, Some(seat), true);
         return finish(
             record,
             st,
             EndKind::StartFailed,
-            failure_points(n, seat),
-            (n == 2).then_some(1 - seat),
+            standing,
             Some(seat),
             format!("{name} failed to start: {msg}"),
         );
@@ -454,26 +498,24 @@ pub fn play_game<G: Game>(
             Some(Outcome::Win(p)) => {
                 let p = p.min(n - 1);
                 let name = record.names[p].clone();
+                let standing = standings(game, &st.pos, Some(p), None, true);
                 return finish(
                     record,
                     st,
                     EndKind::Rules,
-                    win_points(n, p),
-                    Some(p),
+                    standing,
                     None,
                     format!("{name} wins by the rules"),
                 );
             }
             Some(Outcome::Draw) => {
-                return finish(
-                    record,
-                    st,
-                    EndKind::DrawRule,
-                    draw_points(n),
-                    None,
-                    None,
-                    "draw by the move-count rule".into(),
-                );
+                let standing = standings(game, &st.pos, None, None, true);
+                let reason = if distances_text(game, &st.pos, &record.names).is_some() {
+                    "the move-count rule ended the game: ranked by distance to winning"
+                } else {
+                    "draw by the move-count rule"
+                };
+                return finish(record, st, EndKind::DrawRule, standing, None, reason.into());
             }
             None => {}
         }
@@ -481,17 +523,12 @@ pub fn play_game<G: Game>(
         game.generate(&st.pos, &mut list);
         if list.is_empty() {
             let name = record.names[mover].clone();
-            let (points, winner) = if n == 2 {
-                (win_points(n, 1 - mover), Some(1 - mover))
-            } else {
-                (failure_points(n, mover), None)
-            };
+            let standing = standings(game, &st.pos, None, Some(mover), true);
             return finish(
                 record,
                 st,
                 EndKind::Rules,
-                points,
-                winner,
+                standing,
                 None,
                 format!("{name} has no legal move"),
             );
@@ -504,41 +541,34 @@ pub fn play_game<G: Game>(
                 .filter(|&&x| x == h)
                 .count();
             if count >= 3 {
+                let standing = standings(game, &st.pos, None, None, false);
                 return finish(
                     record,
                     st,
                     EndKind::Repetition,
-                    draw_points(n),
-                    None,
+                    standing,
                     None,
                     "draw by threefold repetition".into(),
                 );
             }
         }
         if cfg.max_plies > 0 && st.moves.len() >= cfg.max_plies as usize {
-            let reason = format!("draw: {} plies played (the runner's limit)", st.moves.len());
-            return finish(
-                record,
-                st,
-                EndKind::MaxPlies,
-                draw_points(n),
-                None,
-                None,
-                reason,
-            );
+            let reason = if distances_text(game, &st.pos, &record.names).is_some() {
+                format!(
+                    "{} plies played (the runner's limit): ranked by distance to winning",
+                    st.moves.len()
+                )
+            } else {
+                format!("draw: {} plies played (the runner's limit)", st.moves.len())
+            };
+            let standing = standings(game, &st.pos, None, None, true);
+            return finish(record, st, EndKind::MaxPlies, standing, None, reason);
         }
         if let (Some(adj), 2) = (cfg.adjudication, n)
-            && let Some((points, winner, reason)) = adjudicate(&adj, &scores, st.moves.len())
+            && let Some((winner, reason)) = adjudicate(&adj, &scores, st.moves.len())
         {
-            return finish(
-                record,
-                st,
-                EndKind::Adjudicated,
-                points,
-                winner,
-                None,
-                reason,
-            );
+            let standing = standings(game, &st.pos, winner, None, false);
+            return finish(record, st, EndKind::Adjudicated, standing, None, reason);
         }
 
         // Ask the engine.
@@ -635,15 +665,8 @@ pub fn play_game<G: Game>(
             )),
         };
         if let Some((kind, reason)) = failure {
-            return finish(
-                record,
-                st,
-                kind,
-                failure_points(n, mover),
-                (n == 2).then_some(1 - mover),
-                Some(mover),
-                reason,
-            );
+            let standing = standings(game, &st.pos, None, Some(mover), true);
+            return finish(record, st, kind, standing, Some(mover), reason);
         }
     }
 }
@@ -653,7 +676,7 @@ fn adjudicate(
     adj: &Adjudication,
     scores: &[Option<f64>],
     plies: usize,
-) -> Option<(Vec<f64>, Option<usize>, String)> {
+) -> Option<(Option<usize>, String)> {
     let k = adj.plies as usize;
     if scores.len() < k {
         return None;
@@ -665,7 +688,6 @@ fn adjudicate(
     if let Some(w) = adj.win_score {
         if last.iter().all(|&s| s >= w) {
             return Some((
-                win_points(2, 0),
                 Some(0),
                 format!(
                     "adjudicated: both engines scored {w} men or more for player 1 over {k} plies"
@@ -674,7 +696,6 @@ fn adjudicate(
         }
         if last.iter().all(|&s| s <= -w) {
             return Some((
-                win_points(2, 1),
                 Some(1),
                 format!(
                     "adjudicated: both engines scored {w} men or more for player 2 over {k} plies"
@@ -687,7 +708,6 @@ fn adjudicate(
         && last.iter().all(|s| s.abs() <= adj.draw_score)
     {
         return Some((
-            draw_points(2),
             None,
             format!(
                 "adjudicated draw: scores within {} men over {k} plies after move {m}",
@@ -735,11 +755,11 @@ mod tests {
         let adj = Adjudication::parse("win=3,moves=3").unwrap_or_else(|e| panic!("{e}"));
         let s = [Some(0.0), Some(3.5), Some(4.0), Some(3.0)];
         let r = adjudicate(&adj, &s, 10);
-        assert_eq!(r.map(|x| x.1), Some(Some(0)));
+        assert_eq!(r.map(|x| x.0), Some(Some(0)));
         let s = [Some(3.5), Some(2.0), Some(4.0), Some(3.0)];
         assert!(adjudicate(&adj, &s, 10).is_none());
         let s = [Some(-3.5), Some(-4.0), Some(-3.0)];
-        assert_eq!(adjudicate(&adj, &s, 10).map(|x| x.1), Some(Some(1)));
+        assert_eq!(adjudicate(&adj, &s, 10).map(|x| x.0), Some(Some(1)));
         // A missing score blocks adjudication.
         let s = [Some(3.5), None, Some(4.0)];
         assert!(adjudicate(&adj, &s, 10).is_none());
@@ -751,17 +771,10 @@ mod tests {
             Adjudication::parse("draw=10,drawscore=0.2,moves=2").unwrap_or_else(|e| panic!("{e}"));
         let s = [Some(0.1), Some(-0.1)];
         assert!(adjudicate(&adj, &s, 19).is_none());
-        assert_eq!(adjudicate(&adj, &s, 20).map(|x| x.0), Some(vec![0.5, 0.5]));
+        assert_eq!(adjudicate(&adj, &s, 20).map(|x| x.0), Some(None));
         let s = [Some(0.3), Some(-0.1)];
         assert!(adjudicate(&adj, &s, 20).is_none());
         assert!(Adjudication::parse("draw=x").is_err());
         assert!(Adjudication::parse("lose=3").is_err());
-    }
-
-    #[test]
-    fn failure_points_give_the_game_to_the_others() {
-        assert_eq!(failure_points(2, 0), vec![0.0, 1.0]);
-        assert_eq!(failure_points(3, 1), vec![0.5, 0.0, 0.5]);
-        assert_eq!(draw_points(2), vec![0.5, 0.5]);
     }
 }

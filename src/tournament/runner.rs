@@ -6,7 +6,8 @@ use super::engine::EngineSpec;
 use super::openings::{Book, RandomOpenings, parse_openings};
 use super::pdn::{PdnHeader, today, write_game};
 use super::play::{EndKind, EngineSlot, GameRecord, RefereeConfig, play_game};
-use super::stats::{Sprt, SprtDecision, Wdl};
+use super::ranking::PointsScheme;
+use super::stats::{ScoreSample, Sprt, SprtDecision, Wdl};
 use crate::cli::analyse::json_string;
 use crate::game::Game;
 use std::collections::BTreeMap;
@@ -66,12 +67,25 @@ pub struct MatchSummary {
     /// Counted games (aborted ones excluded).
     pub games: u64,
     pub aborted: u64,
+    /// The points per place the match used, first place first.
+    pub points_scheme: Vec<f64>,
     /// Points of each engine.
     pub points: Vec<f64>,
-    /// Games won by each engine.
+    /// Games won (alone in first place) by each engine.
     pub wins: Vec<u64>,
+    /// How often each engine finished in each place: `places[e][p]`, place
+    /// 0 first; tied engines share the better place.
+    pub places: Vec<Vec<u64>>,
+    /// Each engine's per-game score against the field: the fraction of the
+    /// other players it finished ahead of (ties half).
+    pub field: Vec<ScoreSample>,
+    /// Pairwise results from the places: `pairs[a][b]` is engine a's W/D/L
+    /// against engine b (ahead, tied, behind), one result per game.
+    pub pairs: Vec<Vec<Wdl>>,
     /// Points scored from each seat (whoever sat there).
     pub seat_points: Vec<f64>,
+    /// Games won from each seat.
+    pub seat_wins: Vec<u64>,
     /// Two engines: W/D/L of the first against the second.
     pub wdl: Option<Wdl>,
     pub sprt: Option<SprtReport>,
@@ -96,9 +110,39 @@ fn fmt_elo(x: f64) -> String {
     }
 }
 
+/// `1st`, `2nd`, `3rd`, `4th`, ...
+fn ordinal(k: usize) -> String {
+    let suffix = match (k % 10, k % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{k}{suffix}")
+}
+
 fn fmt_duration(d: Duration) -> String {
     let s = d.as_secs();
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// `+12.3 [-40.1, +70.0]`: an Elo estimate with its interval, or `None`
+/// when it is not finite.
+fn fmt_elo_interval(elo: Option<f64>, interval: Option<(f64, f64)>) -> Option<String> {
+    let (e, (lo, hi)) = (elo?, interval?);
+    Some(format!("{} [{}, {}]", fmt_elo(e), fmt_elo(lo), fmt_elo(hi)))
+}
+
+/// `"elo":E,"elo_low":L,"elo_high":H` with `prefix` before each name.
+fn json_elo(prefix: &str, elo: Option<f64>, interval: Option<(f64, f64)>) -> String {
+    let (lo, hi) = interval.map_or((None, None), |(a, b)| (Some(a), Some(b)));
+    format!(
+        "\"{prefix}elo\":{},\"{prefix}elo_low\":{},\"{prefix}elo_high\":{}",
+        json_num(elo),
+        json_num(lo),
+        json_num(hi)
+    )
 }
 
 /// A JSON number, or null when not finite.
@@ -119,9 +163,19 @@ impl MatchSummary {
             players: n,
             games: 0,
             aborted: 0,
+            points_scheme: cfg
+                .referee
+                .points
+                .clone()
+                .unwrap_or_else(|| PointsScheme::linear(n))
+                .0,
             points: vec![0.0; k],
             wins: vec![0; k],
+            places: vec![vec![0; n]; k],
+            field: vec![ScoreSample::default(); k],
+            pairs: vec![vec![Wdl::default(); k]; k],
             seat_points: vec![0.0; n],
+            seat_wins: vec![0; n],
             wdl: (k == 2).then(Wdl::default),
             sprt: cfg.sprt.map(|s| SprtReport {
                 sprt: s,
@@ -148,20 +202,33 @@ impl MatchSummary {
         }
         if let Some(w) = rec.winner {
             self.wins[rec.seats[w]] += 1;
+            self.seat_wins[w] += 1;
+        }
+        let n = rec.seats.len();
+        let field = PointsScheme::linear(n).points(&rec.places);
+        for (seat, &e) in rec.seats.iter().enumerate() {
+            let place = rec.places[seat];
+            self.places[e][place.min(n - 1)] += 1;
+            self.field[e].add(field[seat]);
+            for (other, &o) in rec.seats.iter().enumerate() {
+                if o == e {
+                    continue;
+                }
+                let r = &mut self.pairs[e][o];
+                match place.cmp(&rec.places[other]) {
+                    std::cmp::Ordering::Less => r.wins += 1,
+                    std::cmp::Ordering::Equal => r.draws += 1,
+                    std::cmp::Ordering::Greater => r.losses += 1,
+                }
+            }
         }
         if let Some(c) = rec.culprit {
             *self.failures[rec.seats[c]]
                 .entry(rec.kind.name())
                 .or_insert(0) += 1;
         }
-        if let (Some(wdl), Some(p)) = (self.wdl.as_mut(), rec.points_of_engine(0)) {
-            if p > 0.75 {
-                wdl.wins += 1;
-            } else if p < 0.25 {
-                wdl.losses += 1;
-            } else {
-                wdl.draws += 1;
-            }
+        if let Some(wdl) = self.wdl.as_mut() {
+            *wdl = self.pairs[0][1];
         }
         if let (Some(s), Some(wdl)) = (self.sprt.as_mut(), self.wdl) {
             s.llr = s.sprt.llr(&wdl);
@@ -182,22 +249,25 @@ impl MatchSummary {
                 w.draws,
                 w.losses
             ));
-            if let (Some(e), Some((lo, hi))) = (w.elo(), w.elo_interval()) {
-                line.push_str(&format!(
-                    "  elo {} [{}, {}]",
-                    fmt_elo(e),
-                    fmt_elo(lo),
-                    fmt_elo(hi)
-                ));
+            if let Some(e) = fmt_elo_interval(w.elo(), w.elo_interval()) {
+                line.push_str(&format!("  elo {e}"));
             }
         } else {
-            let pts: Vec<String> = self
-                .engines
-                .iter()
-                .zip(&self.points)
-                .map(|(n, p)| format!("{n} {p:.1}"))
+            let pts: Vec<String> = (0..self.engines.len())
+                .map(|i| {
+                    format!(
+                        "{} {:.1} ({:.0}%)",
+                        self.engines[i],
+                        self.points[i],
+                        100.0 * self.field[i].score().unwrap_or(0.0)
+                    )
+                })
                 .collect();
             line.push_str(&format!("  {}", pts.join(", ")));
+            let f = &self.field[0];
+            if let Some(e) = fmt_elo_interval(f.elo(), f.elo_interval()) {
+                line.push_str(&format!("  {} vs field elo {e}", self.engines[0]));
+            }
         }
         if let Some(s) = &self.sprt {
             line.push_str(&format!(
@@ -275,13 +345,7 @@ impl MatchSummary {
             }
         }
         if self.players > 2 {
-            let sp: Vec<String> = self
-                .seat_points
-                .iter()
-                .enumerate()
-                .map(|(i, p)| format!("seat {}: {p:.1}", i + 1))
-                .collect();
-            s.push_str(&format!("Points by seat: {}\n", sp.join(", ")));
+            s.push_str(&self.multi_report());
         }
         if let Some(r) = &self.sprt {
             let verdict = match r.decision {
@@ -305,6 +369,71 @@ impl MatchSummary {
         s
     }
 
+    /// The multi-player part of the report: places, Elo against the field,
+    /// pairwise results, seats.
+    fn multi_report(&self) -> String {
+        let n = self.players;
+        let g = self.games.max(1) as f64;
+        let mut s = String::new();
+        let scheme: Vec<String> = self.points_scheme.iter().map(|p| format!("{p}")).collect();
+        s.push_str(&format!(
+            "Points per place (1st first): {}\n",
+            scheme.join(", ")
+        ));
+        let width = self
+            .engines
+            .iter()
+            .map(|e| e.len())
+            .max()
+            .unwrap_or(0)
+            .max(6);
+        let mut head = format!("{:width$}", "engine");
+        for p in 0..n {
+            head.push_str(&format!(" {:>6}", ordinal(p + 1)));
+        }
+        head.push_str("  field score  Elo vs field (95%)\n");
+        s.push_str(&head);
+        for (i, name) in self.engines.iter().enumerate() {
+            let mut row = format!("{name:width$}");
+            for p in 0..n {
+                row.push_str(&format!(" {:>6}", self.places[i][p]));
+            }
+            let f = &self.field[i];
+            row.push_str(&format!("  {:>10.1}%  ", 100.0 * f.score().unwrap_or(0.0)));
+            row.push_str(
+                &fmt_elo_interval(f.elo(), f.elo_interval()).unwrap_or("not finite".into()),
+            );
+            s.push_str(&row);
+            s.push('\n');
+        }
+        s.push_str("Pairwise (ahead/tied/behind in the same game):\n");
+        for a in 0..self.engines.len() {
+            for b in a + 1..self.engines.len() {
+                let w = self.pairs[a][b];
+                s.push_str(&format!(
+                    "  {} vs {}: +{} ={} -{}",
+                    self.engines[a], self.engines[b], w.wins, w.draws, w.losses
+                ));
+                if let Some(e) = fmt_elo_interval(w.elo(), w.elo_interval()) {
+                    s.push_str(&format!(", Elo {e}"));
+                }
+                s.push('\n');
+            }
+        }
+        let seats: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    "seat {}: {:.2} points/game, {:.0}% wins",
+                    i + 1,
+                    self.seat_points[i] / g,
+                    100.0 * self.seat_wins[i] as f64 / g
+                )
+            })
+            .collect();
+        s.push_str(&format!("By seat: {}\n", seats.join("; ")));
+        s
+    }
+
     /// The summary as one JSON object.
     pub fn json(&self) -> String {
         let mut f = Vec::new();
@@ -320,11 +449,16 @@ impl MatchSummary {
                     .iter()
                     .map(|(k, v)| format!("{}:{v}", json_string(k)))
                     .collect();
+                let places: Vec<String> = self.places[i].iter().map(|c| c.to_string()).collect();
+                let f = &self.field[i];
                 format!(
-                    "{{\"name\":{},\"points\":{},\"wins\":{},\"failures\":{{{}}}}}",
+                    "{{\"name\":{},\"points\":{},\"wins\":{},\"places\":[{}],\"field_score\":{},{},\"failures\":{{{}}}}}",
                     json_string(&self.engines[i]),
                     self.points[i],
                     self.wins[i],
+                    places.join(","),
+                    json_num(f.score()),
+                    json_elo("field_", f.elo(), f.elo_interval()),
                     fails.join(",")
                 )
             })
@@ -332,19 +466,34 @@ impl MatchSummary {
         f.push(format!("\"engines\":[{}]", engines.join(",")));
         let seats: Vec<String> = self.seat_points.iter().map(|p| format!("{p}")).collect();
         f.push(format!("\"seat_points\":[{}]", seats.join(",")));
+        let wins: Vec<String> = self.seat_wins.iter().map(|w| w.to_string()).collect();
+        f.push(format!("\"seat_wins\":[{}]", wins.join(",")));
+        let scheme: Vec<String> = self.points_scheme.iter().map(|p| format!("{p}")).collect();
+        f.push(format!("\"points_per_place\":[{}]", scheme.join(",")));
+        let mut pairs = Vec::new();
+        for a in 0..self.engines.len() {
+            for b in a + 1..self.engines.len() {
+                let w = self.pairs[a][b];
+                pairs.push(format!(
+                    "{{\"a\":{},\"b\":{},\"wins\":{},\"draws\":{},\"losses\":{},{}}}",
+                    json_string(&self.engines[a]),
+                    json_string(&self.engines[b]),
+                    w.wins,
+                    w.draws,
+                    w.losses,
+                    json_elo("", w.elo(), w.elo_interval())
+                ));
+            }
+        }
+        f.push(format!("\"pairs\":[{}]", pairs.join(",")));
         if let Some(w) = self.wdl {
-            let (lo, hi) = w
-                .elo_interval()
-                .map_or((None, None), |(a, b)| (Some(a), Some(b)));
             f.push(format!(
-                "\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{},\"elo\":{},\"elo_low\":{},\"elo_high\":{},\"los\":{}",
+                "\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{},{},\"los\":{}",
                 w.wins,
                 w.draws,
                 w.losses,
                 json_num(w.score()),
-                json_num(w.elo()),
-                json_num(lo),
-                json_num(hi),
+                json_elo("", w.elo(), w.elo_interval()),
                 json_num(w.los())
             ));
         }

@@ -52,41 +52,30 @@ impl Wdl {
         (n > 0).then(|| self.points() / n as f64)
     }
 
+    /// The games as per-game scores 1, 1/2, 0.
+    pub fn sample(&self) -> ScoreSample {
+        ScoreSample {
+            games: self.games(),
+            sum: self.points(),
+            sum_sq: self.wins as f64 + 0.25 * self.draws as f64,
+        }
+    }
+
     /// The variance of one game's score around the mean (population form).
     pub fn variance(&self) -> Option<f64> {
-        let n = self.games() as f64;
-        let s = self.score()?;
-        let v = (self.wins as f64 * (1.0 - s).powi(2)
-            + self.draws as f64 * (0.5 - s).powi(2)
-            + self.losses as f64 * s.powi(2))
-            / n;
-        Some(v)
+        self.sample().variance()
     }
 
     /// The Elo difference the score implies; `None` without games or with a
     /// score of 0 or 1 (an infinite difference).
     pub fn elo(&self) -> Option<f64> {
-        self.score().and_then(score_to_elo)
+        self.sample().elo()
     }
 
     /// The 95% interval of the Elo difference, `(low, high)`. An end is
     /// infinite when the score interval reaches 0 or 1.
     pub fn elo_interval(&self) -> Option<(f64, f64)> {
-        let n = self.games() as f64;
-        let s = self.score()?;
-        let se = (self.variance()? / n).sqrt();
-        let lo = s - Z95 * se;
-        let hi = s + Z95 * se;
-        let to_elo = |x: f64| {
-            if x <= 0.0 {
-                f64::NEG_INFINITY
-            } else if x >= 1.0 {
-                f64::INFINITY
-            } else {
-                -400.0 * (1.0 / x - 1.0).log10()
-            }
-        };
-        Some((to_elo(lo), to_elo(hi)))
+        self.sample().elo_interval()
     }
 
     /// Likelihood of superiority: the probability that this engine is the
@@ -99,6 +88,60 @@ impl Wdl {
         }
         let x = (self.wins as f64 - self.losses as f64) / (2.0 * decisive).sqrt();
         Some(0.5 * (1.0 + erf(x)))
+    }
+}
+
+/// Per-game scores in [0, 1], the model behind every Elo estimate here:
+/// W/D/L ([`Wdl::sample`]) and an engine's score against the field in a
+/// multi-player game (the fraction of the
+/// other players it finished ahead of, ties half). Games are independent;
+/// the scores within one game are not, which is why the interval is taken
+/// over games and not over the pairwise results.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ScoreSample {
+    pub games: u64,
+    pub sum: f64,
+    pub sum_sq: f64,
+}
+
+impl ScoreSample {
+    pub fn add(&mut self, x: f64) {
+        self.games += 1;
+        self.sum += x;
+        self.sum_sq += x * x;
+    }
+
+    /// The mean score, `None` before the first game.
+    pub fn score(&self) -> Option<f64> {
+        (self.games > 0).then(|| self.sum / self.games as f64)
+    }
+
+    /// The per-game variance around the mean (population form).
+    pub fn variance(&self) -> Option<f64> {
+        let s = self.score()?;
+        Some((self.sum_sq / self.games as f64 - s * s).max(0.0))
+    }
+
+    /// The Elo difference against an average opponent of the field.
+    pub fn elo(&self) -> Option<f64> {
+        self.score().and_then(score_to_elo)
+    }
+
+    /// Its 95% interval: `s ± 1.96 sqrt(var/N)` mapped through the
+    /// logistic formula; an end is infinite when it reaches 0 or 1.
+    pub fn elo_interval(&self) -> Option<(f64, f64)> {
+        let s = self.score()?;
+        let se = (self.variance()? / self.games as f64).sqrt();
+        let to_elo = |x: f64| {
+            if x <= 0.0 {
+                f64::NEG_INFINITY
+            } else if x >= 1.0 {
+                f64::INFINITY
+            } else {
+                -400.0 * (1.0 / x - 1.0).log10()
+            }
+        };
+        Some((to_elo(s - Z95 * se), to_elo(s + Z95 * se)))
     }
 }
 
@@ -339,6 +382,40 @@ mod tests {
         let f = w.flipped();
         assert!(close(f.elo().unwrap_or(0.0), -107.5381, 1e-3));
         assert!(close(f.los().unwrap_or(1.0), 1.0 - los, 1e-12));
+    }
+
+    /// Field scores 1, 1/2, 1/2, 0, 1 (a 3-player engine placed 1st, 2nd,
+    /// 2nd, 3rd, 1st) by hand: mean 0.6, variance 0.14; se = sqrt(0.14/5)
+    /// = 0.167332; s ± 1.96 se = [0.272035, 0.927965];
+    /// Elo 70.4365, interval [-170.9940, 443.9944].
+    /// Scores 1, 1/2, 0 in a W/D/L give the same numbers as the Wdl form.
+    #[test]
+    fn field_score_interval_for_known_scores() {
+        let mut f = ScoreSample::default();
+        for x in [1.0, 0.5, 0.5, 0.0, 1.0] {
+            f.add(x);
+        }
+        assert!(close(f.score().unwrap_or(0.0), 0.6, 1e-12));
+        assert!(close(f.variance().unwrap_or(0.0), 0.14, 1e-12));
+        assert!(close(f.elo().unwrap_or(0.0), 70.4365, 1e-3));
+        let (lo, hi) = f.elo_interval().unwrap_or((0.0, 0.0));
+        assert!(close(lo, -170.9940, 2e-3), "low {lo}");
+        assert!(close(hi, 443.9944, 2e-3), "high {hi}");
+        let mut g = ScoreSample::default();
+        for _ in 0..50 {
+            g.add(1.0);
+        }
+        for _ in 0..30 {
+            g.add(0.5);
+        }
+        for _ in 0..20 {
+            g.add(0.0);
+        }
+        let w = Wdl::new(50, 30, 20);
+        let (a, b) = (g.elo_interval(), w.elo_interval());
+        let ((a0, a1), (b0, b1)) = (a.unwrap_or_default(), b.unwrap_or((1.0, 1.0)));
+        assert!(close(a0, b0, 1e-9) && close(a1, b1, 1e-9));
+        assert_eq!(ScoreSample::default().elo(), None);
     }
 
     #[test]

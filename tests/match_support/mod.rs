@@ -11,6 +11,7 @@
 #![allow(dead_code)]
 
 use salto::game::{Game, MoveList, Outcome, ParseError, ParseResult, Score};
+use salto::tournament::{EngineSpec, MatchConfig, OpeningChoice, RefereeConfig, TimeControl};
 use std::path::{Path, PathBuf};
 
 pub const TOP: u8 = 20;
@@ -252,4 +253,52 @@ pub fn fake_spec(dir: &Path, mode: &str, name: &str) -> String {
         "cmd=python3 args=\"{}/engine.py {mode}\" name={name}",
         dir.display()
     )
+}
+
+pub mod race;
+
+/// Writes the race engine ([`race::RACE_ENGINE`]) into a fresh directory.
+pub fn race_engine_dir(test: &str) -> PathBuf {
+    let dir = fake_engine_dir(test);
+    std::fs::write(dir.join("race.py"), race::RACE_ENGINE).expect("write engine");
+    dir
+}
+
+/// The `--engine` text of a race engine.
+pub fn race_spec(dir: &Path, mode: &str, name: &str) -> String {
+    format!(
+        "cmd=python3 args=\"{}/race.py {mode}\" name={name}",
+        dir.display()
+    )
+}
+
+/// A match at depth 1 from the start, one game at a time, no ply limit,
+/// the default points, with these `set-param` lines.
+pub fn test_config(
+    engines: Vec<EngineSpec>,
+    games: u64,
+    game_params: Vec<(String, String)>,
+) -> MatchConfig {
+    MatchConfig {
+        engines,
+        games,
+        sprt: None,
+        referee: RefereeConfig {
+            tc: TimeControl::Depth(1),
+            margin: 0.1,
+            timeout: 5.0,
+            start_timeout: 10.0,
+            adjudication: None,
+            max_plies: 0,
+            repetition: true,
+            game_params,
+            points: None,
+        },
+        openings: OpeningChoice::Start,
+        concurrency: 1,
+        pdn: None,
+        event: "test".into(),
+        seed: 1,
+        progress: false,
+    }
 }
