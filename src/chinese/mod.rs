@@ -97,6 +97,19 @@ impl Game for Chinese {
         self.evaluate_player(pos, player)
     }
 
+    /// The turn goes to the next player; the ply counter (and so
+    /// `max-moves`) does not move.
+    fn pass_turn(&self, pos: &Position) -> Option<Position> {
+        let mut p = self.play_move(pos, Move::PASS);
+        p.plies = pos.plies;
+        Some(p)
+    }
+
+    /// Minus the player's distance to home, in [`eval::STEP`] units.
+    fn greedy_value(&self, pos: &Position, player: usize) -> Score {
+        -eval::STEP * self.distance_to_home(pos, player)
+    }
+
     fn parse_move(&self, pos: &Position, text: &str) -> ParseResult<Move> {
         self.parse_move_text(pos, text)
     }

@@ -3,7 +3,8 @@
 //! `--multipv`), then the answer; `--json` prints each as one JSON object.
 
 use crate::game::{Game, ParseError, SCORE_WIN, SCORE_WIN_MIN, Score};
-use crate::search::{Control, Features, Info, Limits, Searcher};
+use crate::search::multi::{Algorithm, GameSearcher};
+use crate::search::{Control, Features, Info, Limits};
 use crate::variant::{GameVisitor, dispatch};
 use clap::Args;
 use std::process::ExitCode;
@@ -43,6 +44,10 @@ pub struct AnalyseArgs {
     /// One JSON object per line.
     #[arg(long)]
     pub json: bool,
+    /// The search for more than two players: paranoid, brs, maxn or greedy
+    /// (greedy also with two players; otherwise ignored with two).
+    #[arg(long, default_value_t = Algorithm::DEFAULT)]
+    pub search: Algorithm,
     /// Turn late move reductions off (for measuring them).
     #[arg(long, hide = true)]
     pub no_lmr: bool,
@@ -127,7 +132,8 @@ impl GameVisitor for Analyse {
                 "give a limit: --depth, --movetime or --nodes",
             ));
         }
-        let mut searcher = Searcher::new(game, a.hash, a.threads);
+        let mut searcher = GameSearcher::new(game, a.hash, a.threads);
+        searcher.set_algorithm(a.search);
         searcher.set_features(Features {
             lmr: !a.no_lmr,
             aspiration: !a.no_aspiration,

@@ -164,6 +164,20 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
         if player == self.to_move(pos) { s } else { -s }
     }
 
+    /// The position with the turn handed to the next player without a move
+    /// (a null move), for searches that let one opponent reply out of turn
+    /// (Best-Reply Search). `None` when the game has no such notion; the
+    /// caller then falls back to a search that needs none.
+    fn pass_turn(&self, _pos: &Self::Position) -> Option<Self::Position> {
+        None
+    }
+
+    /// What a one-ply greedy player maximises for `player` after its move
+    /// (`search=greedy`). Default: [`Game::evaluate_for`].
+    fn greedy_value(&self, pos: &Self::Position, player: usize) -> Score {
+        self.evaluate_for(pos, player)
+    }
+
     /// Parses a move in any accepted form and matches it against the legal
     /// moves of `pos`; illegal and ambiguous moves are errors.
     fn parse_move(&self, pos: &Self::Position, text: &str) -> ParseResult<Self::Move>;

@@ -6,7 +6,8 @@
 use super::command::PosArgs;
 use super::reply;
 use crate::game::{Game, MoveList, ParseError};
-use crate::search::{Control, Info, Limits, SearchResult, Searcher};
+use crate::search::multi::{Algorithm, GameSearcher};
+use crate::search::{Control, Info, Limits, SearchResult};
 use crate::variant::{GameVisitor, Options};
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
@@ -16,7 +17,7 @@ use std::thread::JoinHandle;
 /// frame (see `crate::search`); only the pages touched are committed.
 const SEARCH_STACK: usize = 64 << 20;
 
-/// What the protocol needs from a searcher. [`Searcher`] is the real one;
+/// What the protocol needs from a searcher. [`GameSearcher`] is the real one;
 /// the controller's tests use a slow stand-in to test stop and ping timing.
 pub trait Backend<G: Game>: Send + 'static {
     fn build(game: G, hash_mib: usize, threads: usize) -> Self;
@@ -31,20 +32,22 @@ pub trait Backend<G: Game>: Send + 'static {
         control: &Control,
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move>;
+    /// The `search` option (multi-player algorithm); ignored by default.
+    fn set_algorithm(&mut self, _a: Algorithm) {}
 }
 
-impl<G: Game> Backend<G> for Searcher<G> {
+impl<G: Game> Backend<G> for GameSearcher<G> {
     fn build(game: G, hash_mib: usize, threads: usize) -> Self {
-        Searcher::new(game, hash_mib, threads)
+        GameSearcher::new(game, hash_mib, threads)
     }
     fn set_hash_mib(&mut self, mib: usize) {
-        Searcher::set_hash_mib(self, mib)
+        GameSearcher::set_hash_mib(self, mib)
     }
     fn set_threads(&mut self, threads: usize) {
-        Searcher::set_threads(self, threads)
+        GameSearcher::set_threads(self, threads)
     }
     fn new_game(&mut self) {
-        Searcher::new_game(self)
+        GameSearcher::new_game(self)
     }
     fn search(
         &mut self,
@@ -54,7 +57,10 @@ impl<G: Game> Backend<G> for Searcher<G> {
         control: &Control,
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
-        Searcher::search(self, root, history, limits, control, on_info)
+        GameSearcher::search(self, root, history, limits, control, on_info)
+    }
+    fn set_algorithm(&mut self, a: Algorithm) {
+        GameSearcher::set_algorithm(self, a)
     }
 }
 
@@ -78,6 +84,9 @@ pub trait EngineApi: Send {
     fn set_hash_mib(&mut self, mib: usize);
     fn set_threads(&mut self, threads: usize);
     fn new_game(&mut self);
+    /// The `search` option: the algorithm for more than two players (and
+    /// `greedy` for any number).
+    fn set_search(&mut self, _a: Algorithm) {}
     /// Starts a search of the current position. `finished` is called from
     /// the search thread when the search is over.
     fn go(
@@ -95,7 +104,7 @@ pub trait EngineApi: Send {
 }
 
 /// The engine for game `G` searched by `B`.
-pub struct Engine<G: Game, B: Backend<G> = Searcher<G>> {
+pub struct Engine<G: Game, B: Backend<G> = GameSearcher<G>> {
     game: G,
     backend: Option<B>,
     hash_mib: usize,
@@ -105,6 +114,8 @@ pub struct Engine<G: Game, B: Backend<G> = Searcher<G>> {
     history: Vec<u64>,
     control: Arc<Control>,
     thread: Option<JoinHandle<(B, Option<String>)>>,
+    /// The `search` option, applied to a rebuilt backend too.
+    algorithm: Algorithm,
 }
 
 impl<G: Game, B: Backend<G>> Engine<G, B> {
@@ -118,6 +129,7 @@ impl<G: Game, B: Backend<G>> Engine<G, B> {
             history: Vec::new(),
             control: Arc::new(Control::new()),
             thread: None,
+            algorithm: Algorithm::DEFAULT,
         }
     }
 
@@ -125,9 +137,12 @@ impl<G: Game, B: Backend<G>> Engine<G, B> {
         // The backend is away only while a search thread runs, and the
         // controller never calls into the engine then without `finish`.
         self.finish_thread();
-        let (game, hash, threads) = (self.game, self.hash_mib, self.threads);
-        self.backend
-            .get_or_insert_with(|| B::build(game, hash, threads))
+        let (game, hash, threads, a) = (self.game, self.hash_mib, self.threads, self.algorithm);
+        self.backend.get_or_insert_with(|| {
+            let mut b = B::build(game, hash, threads);
+            b.set_algorithm(a);
+            b
+        })
     }
 
     fn finish_thread(&mut self) -> Option<String> {
@@ -141,7 +156,9 @@ impl<G: Game, B: Backend<G>> Engine<G, B> {
                 // The search panicked (a bug, logged by the panic hook):
                 // rebuild the searcher and answer with a legal move anyway.
                 log::error!("the search thread panicked; rebuilding the searcher");
-                self.backend = Some(B::build(self.game, self.hash_mib, self.threads));
+                let mut b = B::build(self.game, self.hash_mib, self.threads);
+                b.set_algorithm(self.algorithm);
+                self.backend = Some(b);
                 let mut list = MoveList::new();
                 self.game.generate(&self.root, &mut list);
                 list.first()
@@ -154,15 +171,10 @@ impl<G: Game, B: Backend<G>> Engine<G, B> {
 /// The moves of `pv` from `root` in Hub form, cut at the first move that is
 /// not legal (a defensive check: `play` needs legal moves).
 pub fn format_pv<G: Game>(game: &G, root: &G::Position, pv: &[G::Move]) -> Vec<String> {
-    let mut out = Vec::with_capacity(pv.len());
+    let line = crate::search::multi::legal_prefix(game, root, pv);
     let mut pos = root.clone();
-    let mut list = MoveList::new();
-    for &mv in pv {
-        list.clear();
-        game.generate(&pos, &mut list);
-        if !list.iter().any(|m| *m == mv) {
-            break;
-        }
+    let mut out = Vec::with_capacity(line.len());
+    for mv in line {
         out.push(game.format_move(&pos, mv));
         pos = game.play(&pos, mv);
     }
@@ -244,6 +256,11 @@ impl<G: Game, B: Backend<G>> EngineApi for Engine<G, B> {
         self.backend().new_game();
     }
 
+    fn set_search(&mut self, a: Algorithm) {
+        self.algorithm = a;
+        self.backend().set_algorithm(a);
+    }
+
     fn go(
         &mut self,
         limits: Limits,
@@ -266,7 +283,11 @@ impl<G: Game, B: Backend<G>> EngineApi for Engine<G, B> {
         }
         let mut backend = match self.backend.take() {
             Some(b) => b,
-            None => B::build(game, self.hash_mib, self.threads),
+            None => {
+                let mut b = B::build(game, self.hash_mib, self.threads);
+                b.set_algorithm(self.algorithm);
+                b
+            }
         };
         // A fresh control per search: a late `stop` for the previous search
         // cannot reach this one.
@@ -322,7 +343,7 @@ pub struct EngineVisitor {
 impl GameVisitor for EngineVisitor {
     type Output = Box<dyn EngineApi>;
     fn visit<G: Game>(self, game: G) -> Box<dyn EngineApi> {
-        Box::new(Engine::<G, Searcher<G>>::new(
+        Box::new(Engine::<G, GameSearcher<G>>::new(
             game,
             self.hash_mib,
             self.threads,

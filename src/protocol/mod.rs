@@ -18,6 +18,7 @@ pub use engine::{DispatchFactory, EngineApi, EngineFactory};
 
 use crate::game::ParseError;
 use crate::search::Limits;
+use crate::search::multi::Algorithm;
 use crate::variant::{Options, Variant};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::ExitCode;
@@ -107,7 +108,7 @@ pub struct Controller<F: EngineFactory> {
     threads: usize,
     hash_mib: usize,
     ponder: bool,
-    search_algorithm: &'static str,
+    search_algorithm: Algorithm,
     limits: Limits,
     /// The last `pos` that succeeded, replayed when a rule option changes.
     last_pos: Option<PosArgs>,
@@ -133,7 +134,10 @@ impl<F: EngineFactory> Controller<F> {
         let hash_mib = 64.min(max_hash_mib());
         let threads = 1;
         let (engine, engine_error) = match factory.build(&opts, hash_mib, threads) {
-            Ok(e) => (Some(e), None),
+            Ok(mut e) => {
+                e.set_search(Algorithm::DEFAULT);
+                (Some(e), None)
+            }
             Err(e) => (None, Some(e.0)),
         };
         Controller {
@@ -144,7 +148,7 @@ impl<F: EngineFactory> Controller<F> {
             threads,
             hash_mib,
             ponder: false,
-            search_algorithm: "brs",
+            search_algorithm: Algorithm::DEFAULT,
             limits: fresh_limits(),
             last_pos: None,
             out,
@@ -206,7 +210,10 @@ impl<F: EngineFactory> Controller<F> {
     fn rebuild_engine_after_panic(&mut self) {
         self.last_pos = None;
         match self.factory.build(&self.opts, self.hash_mib, self.threads) {
-            Ok(e) => self.engine = Some(e),
+            Ok(mut e) => {
+                e.set_search(self.search_algorithm);
+                self.engine = Some(e);
+            }
             Err(e) => {
                 self.engine = None;
                 self.engine_error = Some(e.0);
@@ -438,8 +445,9 @@ impl<F: EngineFactory> Controller<F> {
             o.max_moves
         ));
         lines.push(format!(
-            "param name=search value={} type=enum values=\"paranoid brs maxn\"",
-            self.search_algorithm
+            "param name=search value={} type=enum values=\"{}\"",
+            self.search_algorithm,
+            Algorithm::names()
         ));
         lines.push("wait".into());
         for l in lines {
@@ -488,16 +496,10 @@ impl<F: EngineFactory> Controller<F> {
                 }
             }
             "search" => {
-                self.search_algorithm = match value.trim().to_ascii_lowercase().as_str() {
-                    "paranoid" => "paranoid",
-                    "brs" => "brs",
-                    "maxn" => "maxn",
-                    _ => {
-                        return Err(ParseError(format!(
-                            "bad value '{}' for search: expected paranoid, brs or maxn",
-                            command::shorten(value, 40)
-                        )));
-                    }
+                let a = Algorithm::parse(value)?;
+                self.search_algorithm = a;
+                if let Some(e) = self.engine.as_mut() {
+                    e.set_search(a);
                 }
             }
             _ => {
@@ -532,6 +534,7 @@ impl<F: EngineFactory> Controller<F> {
             return Ok(());
         }
         let mut engine = self.factory.build(&o, self.hash_mib, self.threads)?;
+        engine.set_search(self.search_algorithm);
         self.opts = o;
         self.engine_error = None;
         if variant_changed {

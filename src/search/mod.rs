@@ -5,6 +5,7 @@
 //! the helper threads, [`Limits`] for one search, a shared [`Control`] to stop
 //! it or end pondering from another thread, and [`Info`] reports.
 
+pub mod multi;
 pub mod ordering;
 pub mod time;
 pub mod tt;
@@ -213,6 +214,12 @@ impl<G: Game> Searcher<G> {
 
     pub fn set_features(&mut self, features: Features) {
         self.features = features;
+    }
+
+    /// The transposition table (allocated if it is not), for the
+    /// multi-player searches of [`multi`], which share it.
+    pub fn table(&mut self) -> &Tt {
+        self.tt.get_or_insert_with(|| Tt::new(self.hash_mib))
     }
 
     /// Forgets everything learnt (the table, the history): `new-game`.
