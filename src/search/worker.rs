@@ -581,6 +581,9 @@ impl<'a, G: Game> Worker<'a, G> {
 
             let mv = moves[i];
             let child = game.play(pos, mv);
+            if new_depth > 0 {
+                tt.prefetch(game.hash(&child));
+            }
             let is_noisy = buf.noisy[i];
             let score = if searched == 0 {
                 -self.alphabeta(&child, new_depth, -beta, -alpha, ply + 1, is_pv)
