@@ -106,7 +106,7 @@ fn fmt_elo(x: f64) -> String {
         }
     } else {
         // No "-0.0".
-        format!("{:+.1}", x + 0.0)
+        format!("{:+.1}", (x * 10.0).round() / 10.0 + 0.0)
     }
 }
 
@@ -656,6 +656,15 @@ mod tests {
         assert_eq!(seats_for(0, 2), vec![0, 1]);
         assert_eq!(seats_for(1, 2), vec![1, 0]);
         assert_eq!(seats_for(2, 3), vec![2, 0, 1]);
+    }
+
+    #[test]
+    fn elo_is_printed_without_a_negative_zero() {
+        assert_eq!(fmt_elo(-1e-12), "+0.0");
+        assert_eq!(fmt_elo(-0.04), "+0.0");
+        assert_eq!(fmt_elo(-0.06), "-0.1");
+        assert_eq!(fmt_elo(12.34), "+12.3");
+        assert_eq!(fmt_elo(f64::NEG_INFINITY), "-inf");
     }
 
     #[test]
