@@ -73,6 +73,9 @@ pub struct Tables<B> {
     pub guard: [Vec<B>; 2],
     /// Squares at most [`RUNAWAY_MAX_STEPS`] from crowning, per player.
     pub runaway_zone: [B; 2],
+    /// The man-step directions that always bring a man closer to its crown
+    /// (all of them on the diagonal boards; not turkish sideways steps).
+    pub forward_dirs: [Vec<usize>; 2],
 }
 
 impl<B: Bitboard> Tables<B> {
@@ -134,6 +137,8 @@ impl<B: Bitboard> Tables<B> {
                 }
             }
             for &s in &squares {
+                // Every square a man here can still reach: an enemy there
+                // or next to it may stop it.
                 let mut reach = B::ZERO;
                 let mut frontier = B::bit(s);
                 while frontier.any() {
@@ -149,8 +154,26 @@ impl<B: Bitboard> Tables<B> {
                 for d in 0..all_dirs {
                     g |= step(reach, d);
                 }
-                cone[p][s as usize] = reach;
                 guard[p][s as usize] = g & !B::bit(s);
+                // Its way to the crown: the squares reached by steps that
+                // bring it closer. Every man step does on the diagonal
+                // boards; turkish men also step sideways, and a free file
+                // ahead is all a turkish man needs.
+                let mut way = B::ZERO;
+                let mut frontier = vec![s];
+                while let Some(t) = frontier.pop() {
+                    for &d in dirs {
+                        let u = step(B::bit(t), d);
+                        if u.any() {
+                            let ub = u.lowest();
+                            if dist[p][ub as usize] < dist[p][t as usize] && !way.has(ub) {
+                                way |= u;
+                                frontier.push(ub);
+                            }
+                        }
+                    }
+                }
+                cone[p][s as usize] = way;
             }
         }
 
@@ -193,6 +216,18 @@ impl<B: Bitboard> Tables<B> {
                 .fold(B::ZERO, |a, &l| a | l)
         };
         let runaway_zone = [zone(0), zone(1)];
+        let forward_dirs: [Vec<usize>; 2] = std::array::from_fn(|p| {
+            R::MAN_STEP_DIRS[p]
+                .iter()
+                .copied()
+                .filter(|&d| {
+                    squares.iter().all(|&s| {
+                        let u = step(B::bit(s), d);
+                        u.is_empty() || dist[p][u.lowest() as usize] < dist[p][s as usize]
+                    })
+                })
+                .collect()
+        });
         Tables {
             runaway_zone,
             dist_layers,
@@ -201,6 +236,7 @@ impl<B: Bitboard> Tables<B> {
             rings,
             side_edge,
             back_rank: [promotion[1], promotion[0]],
+            forward_dirs,
             wings,
             cone,
             guard,
@@ -285,7 +321,7 @@ fn side_terms<R: Rules>(t: &Tables<Bb<R>>, pos: &Position<Bb<R>>, p: usize) -> S
 
     // Chains: a man with an own man one step behind it.
     let mut support = 0;
-    for &d in R::MAN_STEP_DIRS[p] {
+    for &d in &t.forward_dirs[p] {
         support += (men & <R::Geo as Geometry>::step(men, d)).count() as Score;
     }
     s += SUPPORT * support;
@@ -403,6 +439,32 @@ mod tests {
         let free = fen("W:W8:B20");
         let blocked = fen("W:W8:B2");
         assert!(evaluate::<International>(&free) > evaluate::<International>(&blocked) + 80);
+    }
+
+    #[test]
+    fn turkish_runaway_needs_only_a_free_file_ahead() {
+        use crate::draughts::{Turkish, TurkishGame};
+        let g = TurkishGame::default();
+        let f = |s: &str| match g.parse_fen(s) {
+            Ok(p) => p,
+            Err(e) => panic!("{s}: {e}"),
+        };
+        // White's man on d5 has d6-d8 free and no black man on its row or
+        // above: it crowns. With a black man on d7 it does not. (Black's
+        // man on a3 is a runaway in both.)
+        let free = evaluate::<Turkish>(&f("W:Wd5:Ba3,h3"));
+        let blocked = evaluate::<Turkish>(&f("W:Wd5:Ba3,d7"));
+        assert!(free > blocked + 60, "free {free}, blocked {blocked}");
+    }
+
+    #[test]
+    fn chains_and_runaway_ways_use_only_steps_towards_the_crown() {
+        use crate::draughts::Turkish;
+        // Diagonal men have two forward steps; turkish men one (their
+        // sideways steps do not bring them closer).
+        assert_eq!(tables::<International>().forward_dirs[0].len(), 2);
+        assert_eq!(tables::<Turkish>().forward_dirs[0].len(), 1);
+        assert_eq!(tables::<Turkish>().forward_dirs[1].len(), 1);
     }
 
     #[test]
