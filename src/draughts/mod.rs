@@ -103,7 +103,19 @@ impl<R: Rules> Game for Draughts<R> {
 
     #[inline]
     fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position {
-        pos.play(mv)
+        let mut next = pos.play(mv);
+        if R::MEN_STEP_BACK && !mv.is_capture() && !mv.promote && !pos.kings.has(mv.from as u32) {
+            // A man step that a man step can undo keeps the window open.
+            let back = Bb::<R>::bit(mv.from as u32);
+            let to = Bb::<R>::bit(mv.to as u32);
+            if R::MAN_STEP_DIRS[pos.side as usize & 1]
+                .iter()
+                .any(|&d| <R::Geo as Geometry>::step(to, d) == back)
+            {
+                next.window = pos.window.saturating_add(1);
+            }
+        }
+        next
     }
 
     /// From, to and the number of pieces taken: cheap, and the same move
@@ -144,7 +156,7 @@ impl<R: Rules> Game for Draughts<R> {
     }
 
     fn reversible_plies(&self, pos: &Self::Position) -> u32 {
-        pos.reversible
+        pos.window
     }
 
     fn evaluate(&self, pos: &Self::Position) -> Score {

@@ -43,6 +43,12 @@ pub struct Position<B> {
     pub side: u8,
     /// Plies since the last capture or man move (the draw rule's count).
     pub reversible: u32,
+    /// Plies since the last move that no later move can undo (a capture, a
+    /// crowning, a man step that cannot be stepped back): no position
+    /// older than that can recur, so repetition checks stop there. The same
+    /// as `reversible` except where men step sideways (turkish), which
+    /// `Draughts::play` sets.
+    pub window: u32,
     /// Zobrist hash of pieces and player to move.
     pub hash: u64,
 }
@@ -79,6 +85,7 @@ impl<B: Bitboard> Position<B> {
             kings,
             side,
             reversible: 0,
+            window: 0,
             hash: 0,
         };
         p.hash = p.compute_hash();
@@ -146,6 +153,7 @@ impl<B: Bitboard> Position<B> {
             kings,
             side: self.side ^ 1,
             reversible,
+            window: reversible,
             hash: h,
         }
     }

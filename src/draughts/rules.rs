@@ -50,6 +50,12 @@ pub trait Rules: Copy + Send + Sync + Debug + Default + 'static {
     /// hex: the two forward neighbours).
     const MAN_STEP_DIRS: [&'static [usize]; 2] = <Self::Geo as Geometry>::MAN_STEPS;
 
+    /// Some quiet man steps can be stepped back (turkish men step left and
+    /// right), so a man move does not end the repetition window
+    /// (`Position::window`). rules.md, repetition: the 3rd occurrence of a
+    /// position is a draw, whatever moved in between.
+    const MEN_STEP_BACK: bool = false;
+
     /// Kings fly: they move and capture at any distance along a free line.
     /// rules.md, table "kings" and "king capture": fly (international,
     /// brazilian, spanish, turkish, hex) or one step (english).

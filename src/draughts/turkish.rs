@@ -90,6 +90,9 @@ macro_rules! turkish_rules {
             /// rules.md: "Kings move any distance along a free rank or file
             /// ... capture at distance".
             const FLYING_KINGS: bool = true;
+            /// rules.md: men move "one square forward or sideways"; a
+            /// sideways step can be stepped back.
+            const MEN_STEP_BACK: bool = true;
             /// rules.md: "the maximum capture rule applies (kings count as
             /// one piece; any tie is a free choice)".
             const MAXIMUM_CAPTURE: bool = true;
