@@ -76,3 +76,33 @@ fn set_param_search_round_trips_and_selects_the_algorithm() {
     assert_eq!(last_nodes.len(), 3, "{last_nodes:?}");
     assert_eq!(s.stderr(), "");
 }
+
+#[test]
+fn stop_and_ponder_hit_end_multi_player_searches() {
+    let mut s = Salto::start();
+    s.handshake();
+    s.send("set-param name=variant value=chinese");
+    s.send("set-param name=players value=4");
+    for a in ["paranoid", "brs", "maxn", "greedy"] {
+        s.send(&format!("set-param name=search value={a}"));
+        s.send("pos start");
+        // Without a limit: searches (or waits, greedy) until stop.
+        s.send("go analyze");
+        s.silent(200);
+        s.send("stop");
+        let done = s.expect("done move=");
+        legal_after(salto::Variant::Chinese, &[], &done_move(&done))
+            .unwrap_or_else(|e| panic!("{a}: {e}"));
+        // Pondering on a short clock: nothing before ponder-hit, then done.
+        s.send("pos start");
+        s.send("level move-time=0.05");
+        s.send("go ponder");
+        s.silent(150);
+        s.send("ponder-hit");
+        let done = s.expect("done move=");
+        legal_after(salto::Variant::Chinese, &[], &done_move(&done))
+            .unwrap_or_else(|e| panic!("{a}: {e}"));
+    }
+    assert_eq!(s.sync(), Vec::<String>::new());
+    assert_eq!(s.stderr(), "");
+}

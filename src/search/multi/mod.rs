@@ -419,8 +419,15 @@ pub fn search<G: Game>(
     } else if !root_moves.is_empty() {
         completed = iterate(&mut ctx, algorithm, root, &mut root_moves, on_info);
     }
-    // Never return early while pondering or analysing without end.
-    while !control.should_stop() && (control.pondering.load(Ordering::SeqCst) || limits.infinite) {
+    // Never return early while pondering or analysing without end (no
+    // limit at all counts as no end: greedy is done at once, and a search
+    // may run out of depth).
+    let endless = limits.infinite
+        || (limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.move_time.is_none()
+            && limits.time.is_none());
+    while !control.should_stop() && (control.pondering.load(Ordering::SeqCst) || endless) {
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
     let Some(best) = root_moves.first() else {
