@@ -33,6 +33,25 @@ pub struct Entry {
     pub bound: Bound,
 }
 
+impl Entry {
+    /// The score this entry proves for a search of `depth` at `ply` with
+    /// window (`alpha`, `beta`), if it is deep enough and its bound decides
+    /// the window: the table cutoff every alpha-beta search here shares.
+    #[inline]
+    pub fn cutoff(&self, depth: i32, ply: usize, alpha: Score, beta: Score) -> Option<Score> {
+        if (self.depth as i32) < depth {
+            return None;
+        }
+        let s = score_from_tt(self.score, ply);
+        let cut = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        cut.then_some(s)
+    }
+}
+
 const ENTRIES_PER_BUCKET: usize = 4;
 const NO_MOVE: u64 = 0xFFFF;
 

@@ -5,7 +5,7 @@
 
 use super::ordering::{History, Killers, lmr_reduction};
 use super::time::TimeManager;
-use super::tt::{Bound, Tt, score_from_tt, score_to_tt};
+use super::tt::{Bound, Tt, score_to_tt};
 use super::{Control, Info, Limits};
 use crate::game::{
     Game, MoveList, Outcome, SCORE_DRAW, SCORE_INF, SCORE_WIN, SCORE_WIN_MIN, Score,
@@ -82,6 +82,24 @@ pub struct RootMove<M> {
     pub pv: Vec<M>,
 }
 
+impl<M: Copy> RootMove<M> {
+    /// The root's legal moves in generation order, not yet scored.
+    pub fn all<G: Game<Move = M>>(game: &G, root: &G::Position) -> Vec<RootMove<M>> {
+        let mut list = MoveList::new();
+        game.generate(root, &mut list);
+        list.iter()
+            .enumerate()
+            .map(|(i, &mv)| RootMove {
+                mv,
+                index: i as u16,
+                score: -SCORE_INF,
+                prev_score: -SCORE_INF,
+                pv: vec![mv],
+            })
+            .collect()
+    }
+}
+
 pub struct Worker<'a, G: Game> {
     game: G,
     shared: &'a Shared<'a>,
@@ -131,19 +149,7 @@ impl<'a, G: Game> Worker<'a, G> {
         path.extend_from_slice(history);
         let root_index = path.len();
         path.push(game.hash(root));
-        let mut list = MoveList::new();
-        game.generate(root, &mut list);
-        let root_moves = list
-            .iter()
-            .enumerate()
-            .map(|(i, &mv)| RootMove {
-                mv,
-                index: i as u16,
-                score: -SCORE_INF,
-                prev_score: -SCORE_INF,
-                pv: vec![mv],
-            })
-            .collect();
+        let root_moves = RootMove::all(&game, root);
         Worker {
             game,
             shared,
@@ -489,16 +495,8 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut tt_move = None;
         if let Some(e) = entry {
             tt_move = e.move_index;
-            if !is_pv && e.depth as i32 >= depth {
-                let s = score_from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
+            if !is_pv && let Some(s) = e.cutoff(depth, ply, alpha, beta) {
+                return s;
             }
         }
 

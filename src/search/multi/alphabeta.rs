@@ -6,7 +6,7 @@
 
 use super::{Ctx, clamp_eval, store_root};
 use crate::game::{Game, MoveList, SCORE_INF, Score};
-use crate::search::tt::{Bound, score_from_tt, score_to_tt};
+use crate::search::tt::{Bound, score_to_tt};
 use crate::search::worker::{MAX_PLY, RootMove};
 
 /// One iteration at the root: scores `root_moves` (best first; a move that
@@ -75,16 +75,8 @@ fn node<G: Game>(
     let mut tt_move = None;
     if let Some(e) = ctx.tt.probe(hash) {
         tt_move = e.move_index;
-        if e.depth as i32 >= depth {
-            let s = score_from_tt(e.score, ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
-                return s;
-            }
+        if let Some(s) = e.cutoff(depth, ply, alpha, beta) {
+            return s;
         }
     }
     let maximising = game.to_move(pos) == root_player;

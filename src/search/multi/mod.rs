@@ -390,19 +390,7 @@ pub fn search<G: Game>(
         leaf_ply_sum: 0,
         leaf_count: 0,
     };
-    let mut list = MoveList::new();
-    game.generate(root, &mut list);
-    let mut root_moves: Vec<RootMove<G::Move>> = list
-        .iter()
-        .enumerate()
-        .map(|(i, &mv)| RootMove {
-            mv,
-            index: i as u16,
-            score: -SCORE_INF,
-            prev_score: -SCORE_INF,
-            pv: vec![mv],
-        })
-        .collect();
+    let mut root_moves = RootMove::all(&game, root);
     let mut completed = 0u32;
     if algorithm == Algorithm::Greedy {
         if let Some(mv) = greedy::choose(game, root) {
