@@ -96,6 +96,8 @@ pub fn init_logging(file: Option<&std::path::Path>) {
             Ok(f) => {
                 builder.target(env_logger::Target::Pipe(Box::new(f)));
                 builder.filter_level(log::LevelFilter::Info);
+                // Milliseconds: a match log shows how long each answer took.
+                builder.format_timestamp_millis();
             }
             Err(e) => {
                 eprintln!("salto: cannot open log file {}: {e}", path.display());
