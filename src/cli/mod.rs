@@ -1,8 +1,9 @@
-//! The command line: `salto [hub]`, `salto perft`, `salto bench`,
+//! The command line: `salto [hub]`, `salto perft`, `salto bench`, `salto dxp`,
 //! `salto analyse`. Each subcommand lives in its own file.
 
 pub mod analyse;
 pub mod bench;
+pub mod dxp;
 pub mod matches;
 pub mod perft;
 
@@ -37,6 +38,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Search one position and print the best move, score and lines (for scripts).
     Analyse(analyse::AnalyseArgs),
+    /// Play international draughts over DamExchange (DXP) as follower or initiator (see docs/dxp.md).
+    Dxp(dxp::DxpArgs),
 }
 
 /// The flags that choose a game, shared by every subcommand that takes one.
@@ -162,6 +165,7 @@ pub fn main_with_args(args: Vec<String>) -> ExitCode {
         Some(Command::Match(a)) => matches::run(*a),
         Some(Command::Bench(a)) => bench::run(a),
         Some(Command::Analyse(a)) => analyse::run(a),
+        Some(Command::Dxp(a)) => dxp::run(a),
     }
 }
 
