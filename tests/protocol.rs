@@ -232,6 +232,31 @@ fn positions_come_from_start_pos_strings_fen_and_long_move_lists() {
 }
 
 #[test]
+fn an_unknown_level_keyword_is_an_error_and_the_previous_limits_stay() {
+    let mut s = Salto::start();
+    s.handshake();
+    s.send("pos start");
+    s.send("level depth=1");
+    // `movetime` is not a keyword (`move-time` is): refused, depth 1 stays.
+    s.send("level movetime=1");
+    assert!(s.sync()[0].contains("unknown keyword 'movetime'"));
+    s.send("go think");
+    let mut depths = Vec::new();
+    loop {
+        match s.recv_raw(30_000) {
+            Some(l) if l.starts_with("info ") => depths.extend(
+                l.split_whitespace()
+                    .filter_map(|w| w.strip_prefix("depth="))
+                    .map(str::to_string),
+            ),
+            Some(l) if l.starts_with("done move=") => break,
+            other => panic!("expected info or done, got {other:?}"),
+        }
+    }
+    assert!(depths.iter().all(|d| d == "1"), "{depths:?}");
+}
+
+#[test]
 fn a_bad_position_or_move_is_one_error_and_the_previous_position_stays() {
     let mut s = Salto::start();
     s.handshake();
