@@ -144,6 +144,7 @@ fn sigterm_stops_every_engine_and_writes_the_partial_report_and_pdn() {
         2,
         "{games}"
     );
+    assert_eq!(games.matches("[Result \"*\"]").count(), 2, "{games}");
     // No engine is left: each process is gone (or a zombie nobody waits for).
     let alive = |pid: &u32| {
         std::fs::read_to_string(format!("/proc/{pid}/stat"))

@@ -651,3 +651,155 @@ impl<'a, G: Game, S: Read + Write, P: Player> Session<'a, G, S, P> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draughts::InternationalGame;
+    use std::collections::VecDeque;
+    use std::io::Cursor;
+
+    /// The other side: fixed input, the output collected.
+    struct Pipe {
+        input: Cursor<Vec<u8>>,
+        output: Vec<u8>,
+    }
+    impl Read for Pipe {
+        fn read(&mut self, b: &mut [u8]) -> std::io::Result<usize> {
+            self.input.read(b)
+        }
+    }
+    impl Write for Pipe {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.output.extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A player with scripted answers (or none to start with).
+    struct Scripted {
+        starts: bool,
+        answers: VecDeque<Result<String, String>>,
+    }
+    impl Player for Scripted {
+        fn new_game(&mut self) -> Result<(), String> {
+            if self.starts {
+                Ok(())
+            } else {
+                Err("no such program".into())
+            }
+        }
+        fn think(
+            &mut self,
+            _: &str,
+            _: &[String],
+            _: f64,
+            _: Option<u32>,
+        ) -> Result<(String, Duration), String> {
+            let a = self.answers.pop_front().unwrap_or(Err("no answer".into()));
+            a.map(|m| (m, Duration::from_millis(1500)))
+        }
+    }
+
+    /// Serves `input` to a follower; returns what it sent (CHATs apart)
+    /// and its reports.
+    fn follow(input: &[&str], player: Scripted) -> (Vec<String>, Vec<String>, Vec<GameReport>) {
+        let mut bytes = Vec::new();
+        for m in input {
+            bytes.extend_from_slice(m.as_bytes());
+            bytes.push(0);
+        }
+        let game = InternationalGame::default();
+        let pipe = Pipe {
+            input: Cursor::new(bytes),
+            output: Vec::new(),
+        };
+        let mut s = Session::new(&game, Conn::new(pipe, Box::new(|_, _| {})), player, "Salto");
+        s.serve(None).unwrap_or_else(|e| panic!("{e}"));
+        let out = String::from_utf8_lossy(&s.conn.stream().output).into_owned();
+        let (chats, sent): (Vec<String>, Vec<String>) = out
+            .split('\0')
+            .filter(|m| !m.is_empty())
+            .map(str::to_string)
+            .partition(|m| m.starts_with('C'));
+        (sent, chats, s.reports)
+    }
+
+    fn req(follower: char, setup: &str) -> String {
+        format!("R01{:<32}{follower}001000{setup}", "test")
+    }
+
+    #[test]
+    fn an_engine_that_does_not_start_refuses_the_game() {
+        let p = Scripted {
+            starts: false,
+            answers: VecDeque::new(),
+        };
+        let (sent, chats, reports) = follow(&[&req('W', "A")], p);
+        assert_eq!(sent, vec![format!("A{:<32}2", "Salto")]);
+        assert!(chats[0].contains("could not start"), "{chats:?}");
+        assert!(reports.is_empty());
+    }
+
+    #[test]
+    fn an_engine_failure_or_illegal_move_ends_the_game_cleanly() {
+        for answer in [Err("crashed".to_string()), Ok("32-99".to_string())] {
+            let p = Scripted {
+                starts: true,
+                answers: VecDeque::from([Ok("32-28".to_string()), answer]),
+            };
+            let (sent, chats, reports) = follow(&[&req('W', "A"), "M0001192300", "E00"], p);
+            // Accepted, 32-28 after 1.5 s (2 s), then the end.
+            assert_eq!(sent[1..], ["M0002322800".to_string(), "E00".to_string()]);
+            assert!(chats[0].contains("cannot move"), "{chats:?}");
+            assert_eq!(reports.len(), 1);
+            assert_eq!(reports[0].result, Result3::Unfinished);
+            assert!(
+                reports[0].reason.contains("engine failed"),
+                "{}",
+                reports[0].reason
+            );
+            assert_eq!(reports[0].moves, vec!["32-28", "19-23"]);
+        }
+    }
+
+    #[test]
+    fn without_a_legal_move_salto_gives_up_and_reports_the_loss() {
+        // White man on 28, black (Salto) man on 23, white to move: 28x19
+        // takes Salto's last piece.
+        let mut squares = vec!['e'; 50];
+        squares[27] = 'w';
+        squares[22] = 'z';
+        let setup = format!("BW{}", squares.iter().collect::<String>());
+        let p = Scripted {
+            starts: true,
+            answers: VecDeque::new(),
+        };
+        let (sent, _, reports) = follow(&[&req('Z', &setup), "M000028190123", "E00"], p);
+        assert_eq!(sent[1..], ["E10".to_string()]);
+        assert_eq!(reports[0].result, Result3::Loss);
+        assert_eq!(reports[0].moves, vec!["28x19x23"]);
+        assert!(
+            reports[0].to_string().starts_with("test - Salto 2-0"),
+            "{}",
+            reports[0]
+        );
+    }
+
+    #[test]
+    fn a_connection_closed_before_the_acknowledgement_leaves_the_game_unfinished() {
+        let p = Scripted {
+            starts: true,
+            answers: VecDeque::new(),
+        };
+        let (sent, _, reports) = follow(&[&req('Z', "A"), "M0000322800"], p);
+        // GAMEACC; the player has no move, so E00; then the other side
+        // is gone before confirming it.
+        assert_eq!(sent[1..], ["E00".to_string()]);
+        assert_eq!(reports[0].result, Result3::Unfinished);
+        assert_eq!(reports[0].reason, "the connection closed");
+    }
+}

@@ -17,7 +17,7 @@ pub fn game_type(variant: &str) -> Option<u32> {
 
 /// The PDN result token of a game.
 pub fn result_token(variant: &str, rec: &GameRecord) -> String {
-    if rec.kind == EndKind::Aborted || rec.seats.len() != 2 {
+    if matches!(rec.kind, EndKind::Aborted | EndKind::Interrupted) || rec.seats.len() != 2 {
         return "*".into();
     }
     let intl = variant == "international";
@@ -217,6 +217,9 @@ mod tests {
         );
         assert!(text.contains("[Result \"1/2-1/2\"]"));
         assert!(!text.contains("FEN"));
+        // A game cut short by a signal has no result.
+        r.kind = EndKind::Interrupted;
+        assert!(write_game(&h, &r).contains("[Result \"*\"]"));
     }
 
     #[test]
