@@ -770,7 +770,7 @@ mod tests {
     fn without_a_legal_move_salto_gives_up_and_reports_the_loss() {
         // White man on 28, black (Salto) man on 23, white to move: 28x19
         // takes Salto's last piece.
-        let mut squares = vec!['e'; 50];
+        let mut squares = ['e'; 50];
         squares[27] = 'w';
         squares[22] = 'z';
         let setup = format!("BW{}", squares.iter().collect::<String>());
