@@ -8,6 +8,7 @@
 //! is monomorphised: no dynamic dispatch and no variant checks in hot loops.
 
 pub mod movelist;
+pub mod text;
 pub mod zobrist;
 
 pub use movelist::MoveList;

@@ -2,7 +2,7 @@
 //! threading (stop, ping, ponder) is tested whatever the real search does.
 //! The binary is tested end to end in tests/protocol*.rs.
 
-use super::engine::{Backend, Engine, EngineApi, EngineFactory};
+use super::engine::{Engine, EngineApi, EngineFactory};
 use super::*;
 use crate::game::{Game, MoveList, Outcome, ParseResult, Score};
 use crate::search::{Control, Info, SearchResult};
@@ -101,65 +101,54 @@ impl Game for Countdown {
 }
 
 /// A search that takes 1 ms per "iteration", reports every 10 and obeys
-/// `stop`, `depth` (iterations), `move-time` and pondering like a real one.
-struct Slow(Countdown);
-
-impl Backend<Countdown> for Slow {
-    fn build(game: Countdown, _: usize, _: usize) -> Self {
-        Slow(game)
+/// `stop`, `depth` (iterations), `move-time` and pondering like a real one
+/// (the session's test stand-in, [`crate::session::Session::stand_in`]).
+fn slow_search(
+    root: &Pos,
+    limits: &Limits,
+    control: &Control,
+    on_info: &mut dyn FnMut(&Info<u8>),
+) -> SearchResult<u8> {
+    let t0 = Instant::now();
+    let mut iter = 0u32;
+    let best = if root.n >= 2 { 2 } else { 1 };
+    let after = Countdown.play(root, best);
+    let ponder = if after.n >= 1 { Some(1) } else { None };
+    loop {
+        if control.should_stop() {
+            break;
+        }
+        let clock = control.ponder_hit_time().unwrap_or(t0);
+        if !control.pondering.load(std::sync::atomic::Ordering::SeqCst)
+            && let Some(t) = limits.move_time
+            && clock.elapsed().as_secs_f64() >= t
+        {
+            break;
+        }
+        if limits.depth.is_some_and(|d| iter >= d) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+        iter += 1;
+        if iter.is_multiple_of(10) {
+            on_info(&Info {
+                depth: iter / 10,
+                mean_depth: 1.0,
+                score: 7,
+                nodes: u64::from(iter),
+                time: t0.elapsed().as_secs_f64(),
+                pv: vec![best, 1],
+                multipv: 1,
+            });
+        }
     }
-    fn set_hash_mib(&mut self, _: usize) {}
-    fn set_threads(&mut self, _: usize) {}
-    fn new_game(&mut self) {}
-    fn search(
-        &mut self,
-        root: &Pos,
-        _: &[u64],
-        limits: &Limits,
-        control: &Control,
-        on_info: &mut dyn FnMut(&Info<u8>),
-    ) -> SearchResult<u8> {
-        let t0 = Instant::now();
-        let mut iter = 0u32;
-        let best = if root.n >= 2 { 2 } else { 1 };
-        let after = self.0.play(root, best);
-        let ponder = if after.n >= 1 { Some(1) } else { None };
-        loop {
-            if control.should_stop() {
-                break;
-            }
-            let clock = control.ponder_hit_time().unwrap_or(t0);
-            if !control.pondering.load(std::sync::atomic::Ordering::SeqCst)
-                && let Some(t) = limits.move_time
-                && clock.elapsed().as_secs_f64() >= t
-            {
-                break;
-            }
-            if limits.depth.is_some_and(|d| iter >= d) {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(1));
-            iter += 1;
-            if iter.is_multiple_of(10) {
-                on_info(&Info {
-                    depth: iter / 10,
-                    mean_depth: 1.0,
-                    score: 7,
-                    nodes: u64::from(iter),
-                    time: t0.elapsed().as_secs_f64(),
-                    pv: vec![best, 1],
-                    multipv: 1,
-                });
-            }
-        }
-        SearchResult {
-            best: Some(best),
-            ponder,
-            score: 0,
-            depth: iter,
-            nodes: u64::from(iter),
-            pv: vec![best],
-        }
+    SearchResult {
+        best: Some(best),
+        ponder,
+        score: 0,
+        depth: iter,
+        nodes: u64::from(iter),
+        pv: vec![best],
     }
 }
 
@@ -175,9 +164,9 @@ impl EngineFactory for ToyFactory {
         if opts.variant == Variant::Hex {
             return Err(ParseError("variant 'hex' is not implemented yet".into()));
         }
-        Ok(Box::new(Engine::<Countdown, Slow>::new(
-            Countdown, hash_mib, threads,
-        )))
+        let mut engine = Engine::new(Countdown, hash_mib, threads);
+        engine.session().stand_in = Some(slow_search);
+        Ok(Box::new(engine))
     }
 }
 

@@ -79,7 +79,7 @@ impl Algorithm {
             .ok_or_else(|| {
                 ParseError(format!(
                     "bad value '{}' for search: expected one of {}",
-                    crate::protocol::command::shorten(text, 40),
+                    crate::game::text::shorten(text, 40),
                     Self::names()
                 ))
             })
