@@ -3,7 +3,7 @@
 //! `--multipv`), then the answer; `--json` prints each as one JSON object.
 
 use crate::game::{Game, ParseError, SCORE_WIN, SCORE_WIN_MIN, Score};
-use crate::search::multi::{Algorithm, GameSearcher};
+use crate::search::{Algorithm, Searcher};
 use crate::search::{Control, Features, Info, Limits};
 use crate::variant::{GameVisitor, dispatch};
 use clap::Args;
@@ -132,7 +132,7 @@ impl GameVisitor for Analyse {
                 "give a limit: --depth, --movetime or --nodes",
             ));
         }
-        let mut searcher = GameSearcher::new(game, a.hash, a.threads);
+        let mut searcher = Searcher::new(game, a.hash, a.threads);
         searcher.set_algorithm(a.search);
         searcher.set_features(Features {
             lmr: !a.no_lmr,

@@ -6,7 +6,7 @@
 use super::command::PosArgs;
 use super::reply;
 use crate::game::{Game, MoveList, ParseError};
-use crate::search::multi::{Algorithm, GameSearcher};
+use crate::search::{Algorithm, Searcher};
 use crate::search::{Control, Info, Limits, SearchResult};
 use crate::variant::{GameVisitor, Options};
 use std::sync::Arc;
@@ -17,7 +17,7 @@ use std::thread::JoinHandle;
 /// frame (see `crate::search`); only the pages touched are committed.
 const SEARCH_STACK: usize = 64 << 20;
 
-/// What the protocol needs from a searcher. [`GameSearcher`] is the real one;
+/// What the protocol needs from a searcher. [`Searcher`] is the real one;
 /// the controller's tests use a slow stand-in to test stop and ping timing.
 pub trait Backend<G: Game>: Send + 'static {
     fn build(game: G, hash_mib: usize, threads: usize) -> Self;
@@ -36,18 +36,18 @@ pub trait Backend<G: Game>: Send + 'static {
     fn set_algorithm(&mut self, _a: Algorithm) {}
 }
 
-impl<G: Game> Backend<G> for GameSearcher<G> {
+impl<G: Game> Backend<G> for Searcher<G> {
     fn build(game: G, hash_mib: usize, threads: usize) -> Self {
-        GameSearcher::new(game, hash_mib, threads)
+        Searcher::new(game, hash_mib, threads)
     }
     fn set_hash_mib(&mut self, mib: usize) {
-        GameSearcher::set_hash_mib(self, mib)
+        Searcher::set_hash_mib(self, mib)
     }
     fn set_threads(&mut self, threads: usize) {
-        GameSearcher::set_threads(self, threads)
+        Searcher::set_threads(self, threads)
     }
     fn new_game(&mut self) {
-        GameSearcher::new_game(self)
+        Searcher::new_game(self)
     }
     fn search(
         &mut self,
@@ -57,10 +57,10 @@ impl<G: Game> Backend<G> for GameSearcher<G> {
         control: &Control,
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
-        GameSearcher::search(self, root, history, limits, control, on_info)
+        Searcher::search(self, root, history, limits, control, on_info)
     }
     fn set_algorithm(&mut self, a: Algorithm) {
-        GameSearcher::set_algorithm(self, a)
+        Searcher::set_algorithm(self, a)
     }
 }
 
@@ -104,7 +104,7 @@ pub trait EngineApi: Send {
 }
 
 /// The engine for game `G` searched by `B`.
-pub struct Engine<G: Game, B: Backend<G> = GameSearcher<G>> {
+pub struct Engine<G: Game, B: Backend<G> = Searcher<G>> {
     game: G,
     backend: Option<B>,
     hash_mib: usize,
@@ -171,7 +171,7 @@ impl<G: Game, B: Backend<G>> Engine<G, B> {
 /// The moves of `pv` from `root` in Hub form, cut at the first move that is
 /// not legal (a defensive check: `play` needs legal moves).
 pub fn format_pv<G: Game>(game: &G, root: &G::Position, pv: &[G::Move]) -> Vec<String> {
-    let line = crate::search::multi::legal_prefix(game, root, pv);
+    let line = crate::game::legal_prefix(game, root, pv);
     let mut pos = root.clone();
     let mut out = Vec::with_capacity(line.len());
     for mv in line {
@@ -343,7 +343,7 @@ pub struct EngineVisitor {
 impl GameVisitor for EngineVisitor {
     type Output = Box<dyn EngineApi>;
     fn visit<G: Game>(self, game: G) -> Box<dyn EngineApi> {
-        Box::new(Engine::<G, GameSearcher<G>>::new(
+        Box::new(Engine::<G, Searcher<G>>::new(
             game,
             self.hash_mib,
             self.threads,

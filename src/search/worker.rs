@@ -3,17 +3,17 @@
 //! Lazy SMP helpers run the same code; only the main thread watches the
 //! clock and reports.
 
+use super::driver::{self, Finished, Leaves, MAX_PLY, PvTable, RootMove, RootSearch};
 use super::ordering::{History, Killers, lmr_reduction};
 use super::time::TimeManager;
 use super::tt::{Bound, Tt, score_to_tt};
-use super::{Control, Info, Limits};
+use super::{Control, Features, HELPER_MIN_TIME, Info, Limits, SEARCH_STACK};
 use crate::game::{
     Game, MoveList, Outcome, SCORE_DRAW, SCORE_INF, SCORE_WIN, SCORE_WIN_MIN, Score,
 };
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
 
-/// The deepest ply the search goes to (iterations stop below it).
-pub const MAX_PLY: usize = 128;
 /// Aspiration windows start at this half-width (centi-men) from depth
 /// [`ASPIRATION_MIN_DEPTH`] on, and double after every failure.
 pub const ASPIRATION_DELTA: Score = 20;
@@ -71,35 +71,6 @@ impl NodeBuf {
     }
 }
 
-/// A root move with its score in the current iteration and its line.
-#[derive(Clone, Debug)]
-pub struct RootMove<M> {
-    pub mv: M,
-    /// Index in the root's generated move list (what the table stores).
-    pub index: u16,
-    pub score: Score,
-    pub prev_score: Score,
-    pub pv: Vec<M>,
-}
-
-impl<M: Copy> RootMove<M> {
-    /// The root's legal moves in generation order, not yet scored.
-    pub fn all<G: Game<Move = M>>(game: &G, root: &G::Position) -> Vec<RootMove<M>> {
-        let mut list = MoveList::new();
-        game.generate(root, &mut list);
-        list.iter()
-            .enumerate()
-            .map(|(i, &mv)| RootMove {
-                mv,
-                index: i as u16,
-                score: -SCORE_INF,
-                prev_score: -SCORE_INF,
-                pv: vec![mv],
-            })
-            .collect()
-    }
-}
-
 pub struct Worker<'a, G: Game> {
     game: G,
     shared: &'a Shared<'a>,
@@ -112,14 +83,130 @@ pub struct Worker<'a, G: Game> {
     root_index: usize,
     killers: Killers<G::Move>,
     history: History,
-    pv: Vec<Vec<G::Move>>,
+    pv: PvTable<G::Move>,
     bufs: Vec<NodeBuf>,
-    leaf_ply_sum: u64,
-    leaf_count: u64,
+    leaves: Leaves,
     pub root_moves: Vec<RootMove<G::Move>>,
-    pub completed_depth: u32,
     time: Option<TimeManager>,
     root_pos: G::Position,
+}
+
+/// Runs the two-player search: the main search on the calling thread (no
+/// thread start on the clock, and `on_info` is called directly) and
+/// `threads - 1` Lazy SMP helpers that share the table.
+#[allow(clippy::too_many_arguments)]
+pub fn search<G: Game>(
+    game: G,
+    tt: &Tt,
+    threads: usize,
+    features: Features,
+    root: &G::Position,
+    history: &[u64],
+    limits: &Limits,
+    control: &Control,
+    time: TimeManager,
+    on_info: &mut dyn FnMut(&Info<G::Move>),
+) -> Finished<G::Move> {
+    // Helpers cannot help in a few milliseconds, and starting and joining
+    // them costs scheduler latency on a loaded machine.
+    let threads = if time.hard.is_some_and(|h| h < HELPER_MIN_TIME) {
+        1
+    } else {
+        threads
+    };
+    let shared = Shared {
+        tt,
+        control,
+        abort: AtomicBool::new(false),
+        nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        limits,
+        features,
+    };
+    let shared = &shared;
+    let (root_moves, depth) = std::thread::scope(|s| {
+        let mut helpers = Vec::new();
+        for id in 1..threads {
+            let b = std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(SEARCH_STACK);
+            let h = b.spawn_scoped(s, move || {
+                let mut w = Worker::new(game, shared, id, root, history, None);
+                driver::iterate(&mut w, limits, control, None, &mut |_| {});
+                w.publish_nodes();
+            });
+            match h {
+                Ok(h) => helpers.push(h),
+                Err(e) => log::warn!("cannot start search thread {id}: {e}"),
+            }
+        }
+        let mut w = Worker::new(game, shared, 0, root, history, Some(time));
+        let depth = driver::iterate(&mut w, limits, control, Some(&time), on_info);
+        shared.abort.store(true, Ordering::SeqCst);
+        w.publish_nodes();
+        for h in helpers {
+            let _ = h.join();
+        }
+        (w.root_moves, depth)
+    });
+    Finished {
+        root_moves,
+        depth,
+        nodes: shared.total_nodes(),
+        key: 0,
+    }
+}
+
+impl<G: Game> RootSearch<G> for Worker<'_, G> {
+    fn root_moves(&self) -> &[RootMove<G::Move>] {
+        &self.root_moves
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Lazy SMP: odd helpers search one ply deeper than their turn.
+    fn search_depth(&self, depth: u32, max_depth: u32) -> u32 {
+        if self.id % 2 == 1 {
+            (depth + 1).min(max_depth.max(depth))
+        } else {
+            depth
+        }
+    }
+
+    fn iteration(
+        &mut self,
+        depth: u32,
+        start: Instant,
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) -> bool {
+        let multipv = self.shared.limits.multipv.max(1).min(self.root_moves.len());
+        self.leaves = Leaves::default();
+        for rm in &mut self.root_moves {
+            rm.prev_score = rm.score;
+        }
+        for pv_idx in 0..multipv {
+            self.aspiration(depth as i32, pv_idx, multipv);
+            if self.stopped {
+                return false;
+            }
+            if self.is_main() {
+                let rm = &self.root_moves[pv_idx];
+                let nodes = self.total_nodes();
+                let info = driver::info(
+                    rm,
+                    rm.pv.clone(),
+                    depth,
+                    &self.leaves,
+                    nodes,
+                    start,
+                    pv_idx + 1,
+                );
+                report(&info);
+            }
+        }
+        true
+    }
 }
 
 #[inline]
@@ -161,21 +248,13 @@ impl<'a, G: Game> Worker<'a, G> {
             root_index,
             killers: Killers::new(MAX_PLY + 2),
             history: History::new(),
-            pv: (0..MAX_PLY + 2)
-                .map(|_| Vec::with_capacity(MAX_PLY))
-                .collect(),
+            pv: PvTable::new(),
             bufs: (0..MAX_PLY + 2).map(|_| NodeBuf::default()).collect(),
-            leaf_ply_sum: 0,
-            leaf_count: 0,
+            leaves: Leaves::default(),
             root_moves,
-            completed_depth: 0,
             time,
             root_pos: root.clone(),
         }
-    }
-
-    fn is_main(&self) -> bool {
-        self.id == 0
     }
 
     /// Looks at the stop flags, and on the main thread at the clock and the
@@ -248,110 +327,6 @@ impl<'a, G: Game> Worker<'a, G> {
         false
     }
 
-    /// Iterative deepening. The main thread reports through `report` and
-    /// stops on its limits; helpers run until aborted.
-    pub fn iterate(&mut self, report: &mut dyn FnMut(&Info<G::Move>)) {
-        if self.root_moves.is_empty() {
-            return;
-        }
-        let limits = self.shared.limits;
-        let multipv = limits.multipv.max(1).min(self.root_moves.len());
-        let max_depth = if limits.infinite {
-            MAX_PLY as u32 - 8
-        } else {
-            limits
-                .depth
-                .unwrap_or(MAX_PLY as u32 - 8)
-                .clamp(1, MAX_PLY as u32 - 8)
-        };
-        // One legal move under a clock: answer at once (after one ply, for
-        // a score).
-        let only_move = self.is_main()
-            && self.root_moves.len() == 1
-            && !limits.infinite
-            && limits.depth.is_none()
-            && limits.nodes.is_none()
-            && (limits.time.is_some() || limits.move_time.is_some())
-            && !self.shared.control.pondering.load(Ordering::Relaxed);
-        let start = std::time::Instant::now();
-        let mut last_iter_time = 0.0f64;
-        let mut depth = 1u32;
-        while depth <= max_depth {
-            // Lazy SMP: odd helpers search one ply deeper than their turn.
-            let search_depth = if self.id % 2 == 1 {
-                (depth + 1).min(max_depth.max(depth))
-            } else {
-                depth
-            };
-            let iter_start = std::time::Instant::now();
-            self.leaf_ply_sum = 0;
-            self.leaf_count = 0;
-            for rm in &mut self.root_moves {
-                rm.prev_score = rm.score;
-            }
-            for pv_idx in 0..multipv {
-                self.aspiration(search_depth as i32, pv_idx, multipv);
-                if self.stopped {
-                    break;
-                }
-                if self.is_main() {
-                    let info = self.info(search_depth, pv_idx, start.elapsed().as_secs_f64());
-                    report(&info);
-                }
-            }
-            if self.stopped {
-                break;
-            }
-            self.completed_depth = search_depth;
-            let t = iter_start.elapsed().as_secs_f64();
-            if self.is_main() {
-                if only_move {
-                    break;
-                }
-                // Guess the next iteration from the growth of the last two.
-                let growth = if last_iter_time > 1e-4 {
-                    (t / last_iter_time).clamp(1.5, 6.0)
-                } else {
-                    3.0
-                };
-                last_iter_time = t;
-                if let Some(tm) = &self.time
-                    && tm.stop_iterating(self.shared.control, t * growth)
-                {
-                    break;
-                }
-                // A win or loss found within the depth searched will not change.
-                let best = self.root_moves[0].score;
-                if !limits.infinite
-                    && limits.depth.is_none()
-                    && best.abs() >= SCORE_WIN_MIN
-                    && (SCORE_WIN - best.abs()) as u32 <= search_depth
-                    && (limits.time.is_some() || limits.move_time.is_some())
-                {
-                    break;
-                }
-            }
-            depth += 1;
-        }
-    }
-
-    fn info(&self, depth: u32, pv_idx: usize, time: f64) -> Info<G::Move> {
-        let rm = &self.root_moves[pv_idx];
-        Info {
-            depth,
-            mean_depth: if self.leaf_count > 0 {
-                self.leaf_ply_sum as f64 / self.leaf_count as f64
-            } else {
-                depth as f64
-            },
-            score: rm.score,
-            nodes: self.total_nodes(),
-            time,
-            pv: rm.pv.clone(),
-            multipv: pv_idx + 1,
-        }
-    }
-
     /// Searches one root line with an aspiration window around its last
     /// score, widening until the score falls inside.
     fn aspiration(&mut self, depth: i32, pv_idx: usize, multipv: usize) {
@@ -413,11 +388,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 best = score;
             }
             if i == first || score > alpha {
-                let rm = &mut self.root_moves[i];
-                rm.score = score;
-                rm.pv.clear();
-                rm.pv.push(mv);
-                rm.pv.extend_from_slice(&self.pv[1]);
+                self.root_moves[i].set_line(score, self.pv.line(1));
                 if score > alpha {
                     alpha = score;
                     // The new best goes first at once, so that a search
@@ -431,22 +402,15 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.root_moves[i].score = -SCORE_INF;
             }
         }
-        // Keep the order of moves that did not raise alpha (stable sort).
-        self.root_moves[first..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-        let idx = self.root_moves[first].index;
-        let s = self.root_moves[first].score;
-        if s > -SCORE_INF && depth > 0 && !self.stopped {
-            let h = self.path[self.root_index];
-            let bound = if s >= beta {
+        driver::sort_root_moves(&mut self.root_moves[first..]);
+        if first == 0 && !self.stopped {
+            let rm = &self.root_moves[0];
+            let bound = if rm.score >= beta {
                 Bound::Lower
             } else {
                 Bound::Exact
             };
-            if first == 0 {
-                self.shared
-                    .tt
-                    .store(h, Some(idx), score_to_tt(s, 0), depth.min(255) as u8, bound);
-            }
+            driver::store_root(self.shared.tt, self.path[self.root_index], rm, depth, bound);
         }
         best
     }
@@ -462,7 +426,7 @@ impl<'a, G: Game> Worker<'a, G> {
         is_pv: bool,
     ) -> Score {
         let game = self.game;
-        self.pv[ply].clear();
+        self.pv.clear(ply);
         self.nodes += 1;
         self.check_stop();
         if self.stopped {
@@ -625,11 +589,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 if score > alpha {
                     alpha = score;
                     if is_pv {
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        let line = &mut head[ply];
-                        line.clear();
-                        line.push(mv);
-                        line.extend_from_slice(&tail[0]);
+                        self.pv.update(ply, mv);
                     }
                     if score >= beta {
                         if !is_noisy {
@@ -681,8 +641,7 @@ impl<'a, G: Game> Worker<'a, G> {
     ) -> Score {
         let game = self.game;
         if !game.is_unstable(pos) || ply >= MAX_PLY - 1 {
-            self.leaf_ply_sum += ply as u64;
-            self.leaf_count += 1;
+            self.leaves.add(ply);
             return clamp_eval(game.evaluate(pos));
         }
         let mut moves: MoveList<G::Move> = MoveList::new();
@@ -711,7 +670,7 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     fn quiesce(&mut self, pos: &G::Position, alpha: Score, beta: Score, ply: usize) -> Score {
-        self.pv[ply].clear();
+        self.pv.clear(ply);
         self.nodes += 1;
         self.check_stop();
         if self.stopped {
