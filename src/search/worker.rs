@@ -4,7 +4,7 @@
 //! clock and reports.
 
 use super::driver::{self, Finished, Leaves, MAX_PLY, PvTable, RootMove, RootSearch};
-use super::ordering::{History, Killers, lmr_reduction};
+use super::ordering::{History, Killers, MovePicker, lmr_reduction};
 use super::time::TimeManager;
 use super::tt::{Bound, Tt, score_to_tt};
 use super::{Control, Features, HELPER_MIN_TIME, Info, Limits, SEARCH_STACK};
@@ -44,31 +44,39 @@ impl Shared<'_> {
     }
 }
 
-/// Per-ply scratch space for move ordering (kept between nodes so that no
-/// node clears kilobytes of arrays).
-#[derive(Default)]
-struct NodeBuf {
-    /// Indices of the moves still to pick, and their ordering scores.
-    order: Vec<u16>,
-    scores: Vec<i32>,
-    /// Per move index: the history key, once computed, and whether the move
-    /// is noisy.
-    keys: Vec<Option<u64>>,
-    noisy: Vec<bool>,
-    /// Quiet moves searched so far (they lose history on a cutoff).
-    quiets: Vec<u16>,
+/// The kind of a node: on the principal variation (full window, its line
+/// kept, no table cutoff) or not (null window). A type parameter rather
+/// than a `bool`, so each kind compiles to its own code.
+pub trait NodeType {
+    const PV: bool;
 }
 
-impl NodeBuf {
-    fn reset(&mut self, n: usize) {
-        self.order.clear();
-        self.scores.clear();
-        self.quiets.clear();
-        self.keys.clear();
-        self.keys.resize(n, None);
-        self.noisy.clear();
-        self.noisy.resize(n, false);
-    }
+/// A node on the principal variation.
+pub struct Pv;
+/// A node searched with a null window.
+pub struct NonPv;
+
+impl NodeType for Pv {
+    const PV: bool = true;
+}
+
+impl NodeType for NonPv {
+    const PV: bool = false;
+}
+
+/// What the move loop of one node needs to know about it.
+struct Node<'p, G: Game> {
+    pos: &'p G::Position,
+    ply: usize,
+    /// The remaining depth, and that of the children.
+    depth: i32,
+    new_depth: i32,
+    /// A forced move: the children keep the depth.
+    extended: bool,
+    to_move: usize,
+    /// A capture is pending (no reductions).
+    unstable: bool,
+    killers: [Option<G::Move>; 2],
 }
 
 pub struct Worker<'a, G: Game> {
@@ -84,7 +92,7 @@ pub struct Worker<'a, G: Game> {
     killers: Killers<G::Move>,
     history: History,
     pv: PvTable<G::Move>,
-    bufs: Vec<NodeBuf>,
+    pickers: Vec<MovePicker>,
     leaves: Leaves,
     pub root_moves: Vec<RootMove<G::Move>>,
     time: Option<TimeManager>,
@@ -249,7 +257,7 @@ impl<'a, G: Game> Worker<'a, G> {
             killers: Killers::new(MAX_PLY + 2),
             history: History::new(),
             pv: PvTable::new(),
-            bufs: (0..MAX_PLY + 2).map(|_| NodeBuf::default()).collect(),
+            pickers: (0..MAX_PLY + 2).map(|_| MovePicker::default()).collect(),
             leaves: Leaves::default(),
             root_moves,
             time,
@@ -373,11 +381,11 @@ impl<'a, G: Game> Worker<'a, G> {
             let mv = self.root_moves[i].mv;
             let child = self.game.play(&root, mv);
             let score = if i == first {
-                -self.alphabeta(&child, depth - 1, -beta, -alpha, 1, true)
+                -self.alphabeta::<Pv>(&child, depth - 1, -beta, -alpha, 1)
             } else {
-                let mut s = -self.alphabeta(&child, depth - 1, -alpha - 1, -alpha, 1, false);
+                let mut s = -self.alphabeta::<NonPv>(&child, depth - 1, -alpha - 1, -alpha, 1);
                 if s > alpha && s < beta && !self.stopped {
-                    s = -self.alphabeta(&child, depth - 1, -beta, -alpha, 1, true);
+                    s = -self.alphabeta::<Pv>(&child, depth - 1, -beta, -alpha, 1);
                 }
                 s
             };
@@ -415,34 +423,43 @@ impl<'a, G: Game> Worker<'a, G> {
         best
     }
 
-    /// Principal variation search (fail-soft negamax).
-    fn alphabeta(
+    /// Counts a node at `ply` and looks at what ends it before any search:
+    /// a stop, the end of the game, a repetition. Otherwise puts its hash
+    /// on the path and returns it.
+    fn enter(&mut self, pos: &G::Position, ply: usize) -> Result<u64, Score> {
+        let game = self.game;
+        self.pv.clear(ply);
+        self.nodes += 1;
+        self.check_stop();
+        if self.stopped {
+            return Err(0);
+        }
+        if let Some(o) = game.outcome(pos) {
+            return Err(outcome_score(o, game.to_move(pos), ply));
+        }
+        let hash = game.hash(pos);
+        self.path.truncate(self.root_index + ply);
+        if self.is_repetition(hash, ply, game.reversible_plies(pos)) {
+            return Err(SCORE_DRAW);
+        }
+        self.path.push(hash);
+        Ok(hash)
+    }
+
+    /// Principal variation search (fail-soft negamax) at a node of kind `N`.
+    fn alphabeta<N: NodeType>(
         &mut self,
         pos: &G::Position,
         depth: i32,
         mut alpha: Score,
         mut beta: Score,
         ply: usize,
-        is_pv: bool,
     ) -> Score {
         let game = self.game;
-        self.pv.clear(ply);
-        self.nodes += 1;
-        self.check_stop();
-        if self.stopped {
-            return 0;
-        }
-        let to_move = game.to_move(pos);
-        if let Some(o) = game.outcome(pos) {
-            return outcome_score(o, to_move, ply);
-        }
-        let hash = game.hash(pos);
-        let idx = self.root_index + ply;
-        self.path.truncate(idx);
-        if self.is_repetition(hash, ply, game.reversible_plies(pos)) {
-            return SCORE_DRAW;
-        }
-        self.path.push(hash);
+        let hash = match self.enter(pos, ply) {
+            Ok(hash) => hash,
+            Err(score) => return score,
+        };
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiesce_node(pos, alpha, beta, ply);
         }
@@ -455,11 +472,12 @@ impl<'a, G: Game> Worker<'a, G> {
         }
 
         let tt = self.shared.tt;
-        let entry = tt.probe(hash);
-        let mut tt_move = None;
-        if let Some(e) = entry {
-            tt_move = e.move_index;
-            if !is_pv && let Some(s) = e.cutoff(depth, ply, alpha, beta) {
+        let mut table_move = None;
+        if let Some(e) = tt.probe(hash) {
+            table_move = e.move_index.map(|i| i as usize);
+            if !N::PV
+                && let Some(s) = e.cutoff(depth, ply, alpha, beta)
+            {
                 return s;
             }
         }
@@ -469,152 +487,28 @@ impl<'a, G: Game> Worker<'a, G> {
         if moves.is_empty() {
             return -(SCORE_WIN - ply as Score);
         }
-        let n = moves.len();
-        let unstable = game.is_unstable(pos);
         // A forced move costs no depth.
-        let extension = if n == 1 && ply < 2 * MAX_PLY / 3 {
-            1
-        } else {
-            0
+        let extended = moves.len() == 1 && ply < 2 * MAX_PLY / 3;
+        let node = Node {
+            pos,
+            ply,
+            depth,
+            new_depth: depth - 1 + extended as i32,
+            extended,
+            to_move: game.to_move(pos),
+            unstable: game.is_unstable(pos),
+            killers: self.killers.get(ply),
         };
-        let new_depth = depth - 1 + extension;
-
-        let tt_idx = tt_move.map(|i| i as usize).filter(|&i| i < n);
-        let killers = self.killers.get(ply);
-        let mut buf = std::mem::take(&mut self.bufs[ply]);
-        buf.reset(n);
-        let mut tt_done = false;
-        let mut scored = false;
-        let mut taken = 0usize;
-
-        let orig_alpha = alpha;
-        let mut best = -SCORE_INF;
-        let mut best_idx: Option<usize> = None;
-        let mut searched = 0usize;
-
-        loop {
-            // Pick the next move: the table's first, then the rest ordered
-            // by captures, killers and history (scored only if needed).
-            let i = match tt_idx {
-                Some(t) if !tt_done => {
-                    tt_done = true;
-                    buf.noisy[t] = game.is_noisy(pos, moves[t]);
-                    t
-                }
-                _ => {
-                    if !scored {
-                        scored = true;
-                        for (j, &mv) in moves.iter().enumerate() {
-                            if Some(j) == tt_idx {
-                                continue;
-                            }
-                            let nz = game.is_noisy(pos, mv);
-                            buf.noisy[j] = nz;
-                            let key = game.move_key(pos, mv);
-                            buf.keys[j] = Some(key);
-                            let mut s = self.history.get(key, to_move);
-                            if nz {
-                                s += 1 << 24;
-                            } else if killers[0] == Some(mv) {
-                                s += 1 << 22;
-                            } else if killers[1] == Some(mv) {
-                                s += 1 << 21;
-                            }
-                            buf.order.push(j as u16);
-                            buf.scores.push(s);
-                        }
-                    }
-                    if taken >= buf.order.len() {
-                        break;
-                    }
-                    // Selection sort step.
-                    let mut bi = taken;
-                    for k in taken + 1..buf.order.len() {
-                        if buf.scores[k] > buf.scores[bi] {
-                            bi = k;
-                        }
-                    }
-                    buf.order.swap(taken, bi);
-                    buf.scores.swap(taken, bi);
-                    taken += 1;
-                    buf.order[taken - 1] as usize
-                }
-            };
-
-            let mv = moves[i];
-            let child = game.play(pos, mv);
-            if new_depth > 0 {
-                tt.prefetch(game.hash(&child));
-            }
-            let is_noisy = buf.noisy[i];
-            let score = if searched == 0 {
-                -self.alphabeta(&child, new_depth, -beta, -alpha, ply + 1, is_pv)
-            } else {
-                let mut r = 0;
-                if self.shared.features.lmr
-                    && depth >= LMR_MIN_DEPTH
-                    && searched >= LMR_MIN_MOVES
-                    && !is_noisy
-                    && !unstable
-                    && extension == 0
-                    && !game.is_unstable(&child)
-                {
-                    r = lmr_reduction(depth, searched);
-                    if is_pv {
-                        r -= 1;
-                    }
-                    if killers[0] == Some(mv) || killers[1] == Some(mv) {
-                        r -= 1;
-                    }
-                    r = r.clamp(0, (new_depth - 1).max(0));
-                }
-                let mut s =
-                    -self.alphabeta(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
-                if s > alpha && r > 0 && !self.stopped {
-                    s = -self.alphabeta(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
-                }
-                if s > alpha && s < beta && is_pv && !self.stopped {
-                    s = -self.alphabeta(&child, new_depth, -beta, -alpha, ply + 1, true);
-                }
-                s
-            };
-            if self.stopped {
-                self.bufs[ply] = buf;
-                return 0;
-            }
-            searched += 1;
-            if score > best {
-                best = score;
-                best_idx = Some(i);
-                if score > alpha {
-                    alpha = score;
-                    if is_pv {
-                        self.pv.update(ply, mv);
-                    }
-                    if score >= beta {
-                        if !is_noisy {
-                            self.killers.add(ply, mv);
-                            let key = buf.keys[i].unwrap_or_else(|| game.move_key(pos, mv));
-                            self.history.reward(key, to_move, depth);
-                            for &q in &buf.quiets {
-                                let q = q as usize;
-                                let k = buf.keys[q].unwrap_or_else(|| game.move_key(pos, moves[q]));
-                                self.history.punish(k, to_move, depth);
-                            }
-                        }
-                        break;
-                    }
-                }
-            }
-            if !is_noisy {
-                buf.quiets.push(i as u16);
-            }
-        }
-        self.bufs[ply] = buf;
-
+        let mut picker = std::mem::take(&mut self.pickers[ply]);
+        picker.reset(moves.len(), table_move);
+        let searched = self.search_moves::<N>(&node, &moves, &mut picker, alpha, beta);
+        self.pickers[ply] = picker;
+        let Some((best, best_idx)) = searched else {
+            return 0;
+        };
         let bound = if best >= beta {
             Bound::Lower
-        } else if best > orig_alpha {
+        } else if best > alpha {
             Bound::Exact
         } else {
             Bound::Upper
@@ -627,6 +521,124 @@ impl<'a, G: Game> Worker<'a, G> {
             bound,
         );
         best
+    }
+
+    /// The move loop of [`Self::alphabeta`]: the best score and move index,
+    /// `None` when the search was stopped.
+    fn search_moves<N: NodeType>(
+        &mut self,
+        node: &Node<'_, G>,
+        moves: &MoveList<G::Move>,
+        picker: &mut MovePicker,
+        mut alpha: Score,
+        beta: Score,
+    ) -> Option<(Score, Option<usize>)> {
+        let game = self.game;
+        let (pos, ply) = (node.pos, node.ply);
+        let mut best = -SCORE_INF;
+        let mut best_idx = None;
+        let mut searched = 0usize;
+        while let Some(i) =
+            picker.next(&game, pos, moves, &self.history, node.killers, node.to_move)
+        {
+            let mv = moves[i];
+            let child = game.play(pos, mv);
+            if node.new_depth > 0 {
+                self.shared.tt.prefetch(game.hash(&child));
+            }
+            let is_noisy = picker.is_noisy(i);
+            let score = self.child_score::<N>(node, &child, mv, searched, is_noisy, alpha, beta);
+            if self.stopped {
+                return None;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                best_idx = Some(i);
+                if score > alpha {
+                    alpha = score;
+                    if N::PV {
+                        self.pv.update(ply, mv);
+                    }
+                    if score >= beta {
+                        if !is_noisy {
+                            self.reward_quiet(node, moves, picker, i);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !is_noisy {
+                picker.searched_quiet(i);
+            }
+        }
+        Some((best, best_idx))
+    }
+
+    /// The score of `child` (after `mv`, the `searched`-th move of `node`):
+    /// the first move with the full window, the others with a null window,
+    /// late quiet moves reduced, and searched again when they beat alpha.
+    #[allow(clippy::too_many_arguments)]
+    fn child_score<N: NodeType>(
+        &mut self,
+        node: &Node<'_, G>,
+        child: &G::Position,
+        mv: G::Move,
+        searched: usize,
+        is_noisy: bool,
+        alpha: Score,
+        beta: Score,
+    ) -> Score {
+        let (ply, depth, new_depth) = (node.ply, node.depth, node.new_depth);
+        if searched == 0 {
+            return -self.alphabeta::<N>(child, new_depth, -beta, -alpha, ply + 1);
+        }
+        let mut r = 0;
+        if self.shared.features.lmr
+            && depth >= LMR_MIN_DEPTH
+            && searched >= LMR_MIN_MOVES
+            && !is_noisy
+            && !node.unstable
+            && !node.extended
+            && !self.game.is_unstable(child)
+        {
+            r = lmr_reduction(depth, searched);
+            if N::PV {
+                r -= 1;
+            }
+            if node.killers[0] == Some(mv) || node.killers[1] == Some(mv) {
+                r -= 1;
+            }
+            r = r.clamp(0, (new_depth - 1).max(0));
+        }
+        let mut s = -self.alphabeta::<NonPv>(child, new_depth - r, -alpha - 1, -alpha, ply + 1);
+        if s > alpha && r > 0 && !self.stopped {
+            s = -self.alphabeta::<NonPv>(child, new_depth, -alpha - 1, -alpha, ply + 1);
+        }
+        if N::PV && s > alpha && s < beta && !self.stopped {
+            s = -self.alphabeta::<Pv>(child, new_depth, -beta, -alpha, ply + 1);
+        }
+        s
+    }
+
+    /// Quiet move `i` cut off: it becomes a killer and gains history; the
+    /// quiet moves searched before it lose history.
+    fn reward_quiet(
+        &mut self,
+        node: &Node<'_, G>,
+        moves: &MoveList<G::Move>,
+        picker: &MovePicker,
+        i: usize,
+    ) {
+        let game = self.game;
+        let (pos, to_move, depth) = (node.pos, node.to_move, node.depth);
+        self.killers.add(node.ply, moves[i]);
+        self.history
+            .reward(picker.key(&game, pos, moves, i), to_move, depth);
+        for &q in picker.quiets() {
+            let k = picker.key(&game, pos, moves, q as usize);
+            self.history.punish(k, to_move, depth);
+        }
     }
 
     /// The quiescence search at a node whose terminal and repetition checks
