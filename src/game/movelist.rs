@@ -58,13 +58,15 @@ impl<M: Copy> MoveList<M> {
 
     #[inline]
     pub fn as_slice(&self) -> &[M] {
-        // SAFETY: the first `len` items were written by `push`.
+        // SAFETY: `len <= MAX_MOVES` (checked by `push`) and the first `len`
+        // items were written by `push` (`truncate` and `clear` only lower
+        // `len`); `MaybeUninit<M>` has the layout of `M`.
         unsafe { std::slice::from_raw_parts(self.items.as_ptr() as *const M, self.len) }
     }
 
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [M] {
-        // SAFETY: the first `len` items were written by `push`.
+        // SAFETY: as in `as_slice`; `&mut self` makes the slice unique.
         unsafe { std::slice::from_raw_parts_mut(self.items.as_mut_ptr() as *mut M, self.len) }
     }
 

@@ -102,9 +102,12 @@ struct Words {
 /// The alignment of the table (one x86-64 huge page).
 const HUGE_PAGE: usize = 2 << 20;
 
-// SAFETY: `Words` owns its allocation and only hands out `&[AtomicU64]`,
-// which is `Send` and `Sync`.
+// SAFETY: `Words` owns its allocation (freed only in `drop`) and hands out
+// nothing but `&[AtomicU64]`; moving the owner to another thread moves no
+// data, and `AtomicU64` is `Send`.
 unsafe impl Send for Words {}
+// SAFETY: shared access goes only through `&[AtomicU64]`, whose every
+// operation is atomic; `AtomicU64` is `Sync`.
 unsafe impl Sync for Words {}
 
 impl Words {
@@ -121,7 +124,8 @@ impl Words {
             // Only for sizes near isize::MAX, which no MiB count reaches.
             Err(_) => std::alloc::Layout::new::<AtomicU64>(),
         };
-        // SAFETY: the layout has a non-zero size.
+        // SAFETY: the layout has a non-zero size (`len` is at least 1); a
+        // null result is handled just below.
         let raw = unsafe { std::alloc::alloc(layout) } as *mut AtomicU64;
         let Some(ptr) = std::ptr::NonNull::new(raw) else {
             std::alloc::handle_alloc_error(layout)
@@ -139,15 +143,17 @@ impl Words {
 impl std::ops::Deref for Words {
     type Target = [AtomicU64];
     fn deref(&self) -> &[AtomicU64] {
-        // SAFETY: `ptr` points to `len` initialised (zeroed) words that live
-        // as long as `self`.
+        // SAFETY: `ptr` points to `len` initialised (zeroed in `new`) words,
+        // suitably aligned, that live as long as `self`; they are only ever
+        // accessed through atomic operations, so shared slices are sound.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 }
 
 impl Drop for Words {
     fn drop(&mut self) {
-        // SAFETY: allocated in `new` with this layout.
+        // SAFETY: `ptr` was allocated in `new` with this very layout and is
+        // freed only here, once.
         unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, self.layout) }
     }
 }
