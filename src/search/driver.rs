@@ -29,7 +29,6 @@ pub struct RootMove<M> {
     /// Index in the root's generated move list (what the table stores).
     pub index: u16,
     pub score: Score,
-    pub prev_score: Score,
     pub pv: Vec<M>,
 }
 
@@ -44,7 +43,6 @@ impl<M: Copy> RootMove<M> {
                 mv,
                 index: i as u16,
                 score: -SCORE_INF,
-                prev_score: -SCORE_INF,
                 pv: vec![mv],
             })
             .collect()
@@ -129,6 +127,12 @@ impl Leaves {
             depth as f64
         }
     }
+}
+
+/// An evaluation is kept clear of the win scores.
+#[inline]
+pub fn clamp_eval(s: Score) -> Score {
+    s.clamp(-SCORE_WIN_MIN + 1, SCORE_WIN_MIN - 1)
 }
 
 /// The report of one root line.

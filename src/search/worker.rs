@@ -3,7 +3,7 @@
 //! Lazy SMP helpers run the same code; only the main thread watches the
 //! clock and reports.
 
-use super::driver::{self, Finished, Leaves, MAX_PLY, PvTable, RootMove, RootSearch};
+use super::driver::{self, Finished, Leaves, MAX_PLY, PvTable, RootMove, RootSearch, clamp_eval};
 use super::ordering::{History, Killers, MovePicker, lmr_reduction};
 use super::time::TimeManager;
 use super::tt::{Bound, Tt, score_to_tt};
@@ -190,9 +190,6 @@ impl<G: Game> RootSearch<G> for Worker<'_, G> {
     ) -> bool {
         let multipv = self.shared.limits.multipv.max(1).min(self.root_moves.len());
         self.leaves = Leaves::default();
-        for rm in &mut self.root_moves {
-            rm.prev_score = rm.score;
-        }
         for pv_idx in 0..multipv {
             self.aspiration(depth as i32, pv_idx, multipv);
             if self.stopped {
@@ -224,11 +221,6 @@ fn outcome_score(o: Outcome, to_move: usize, ply: usize) -> Score {
         Outcome::Win(p) if p == to_move => SCORE_WIN - ply as Score,
         Outcome::Win(_) => -(SCORE_WIN - ply as Score),
     }
-}
-
-#[inline]
-fn clamp_eval(s: Score) -> Score {
-    s.clamp(-SCORE_WIN_MIN + 1, SCORE_WIN_MIN - 1)
 }
 
 impl<'a, G: Game> Worker<'a, G> {

@@ -24,7 +24,7 @@ mod alphabeta;
 mod greedy;
 mod maxn;
 
-use super::driver::{self, Finished, Leaves, MAX_PLY, PvTable, RootMove, RootSearch};
+use super::driver::{self, Finished, Leaves, MAX_PLY, PvTable, RootMove, RootSearch, clamp_eval};
 use super::ordering::{History, Killers};
 use super::time::TimeManager;
 use super::tt::{Bound, Tt};
@@ -146,15 +146,6 @@ pub(crate) struct Ctx<'a, G: Game> {
     /// Ordering scratch per ply: (ordering score, move index).
     pub order: Vec<Vec<(i32, u16)>>,
     leaves: Leaves,
-}
-
-/// An evaluation is kept clear of the win scores.
-#[inline]
-pub(crate) fn clamp_eval(s: Score) -> Score {
-    s.clamp(
-        -crate::game::SCORE_WIN_MIN + 1,
-        crate::game::SCORE_WIN_MIN - 1,
-    )
 }
 
 impl<'a, G: Game> Ctx<'a, G> {
