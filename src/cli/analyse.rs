@@ -4,7 +4,7 @@
 //! (with serde_json).
 
 use crate::game::{Game, ParseError, Score};
-use crate::search::multi::Algorithm;
+use crate::search::Algorithm;
 use crate::search::{Control, Features, Info, Limits};
 use crate::session::{Session, SetupError, Start, format};
 use crate::variant::{GameVisitor, dispatch};

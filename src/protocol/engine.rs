@@ -4,7 +4,7 @@
 
 use super::command::PosArgs;
 use crate::game::{Game, ParseError};
-use crate::search::multi::Algorithm;
+use crate::search::Algorithm;
 use crate::search::{Control, Info, Limits};
 use crate::session::{Session, Start, format};
 use crate::variant::{GameVisitor, Options};

@@ -18,8 +18,8 @@ pub use engine::{DispatchFactory, EngineApi, EngineFactory};
 
 use crate::game::ParseError;
 use crate::game::text::shorten;
+use crate::search::Algorithm;
 use crate::search::Limits;
-use crate::search::multi::Algorithm;
 use crate::variant::{Options, Variant};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::ExitCode;

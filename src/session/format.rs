@@ -21,7 +21,7 @@ pub fn score(s: Score) -> String {
 /// The moves of `pv` from `root` in Hub form, cut at the first move that is
 /// not legal (a defensive check: `play` needs legal moves).
 pub fn pv<G: Game>(game: &G, root: &G::Position, pv: &[G::Move]) -> Vec<String> {
-    let line = crate::search::multi::legal_prefix(game, root, pv);
+    let line = crate::game::legal_prefix(game, root, pv);
     let mut pos = root.clone();
     let mut out = Vec::with_capacity(line.len());
     for mv in line {

@@ -11,7 +11,7 @@
 pub mod format;
 
 use crate::game::{Game, MoveList, ParseError};
-use crate::search::multi::GameSearcher;
+use crate::search::Searcher;
 use crate::search::{Control, Info, Limits, SearchResult};
 use std::fmt;
 
@@ -110,7 +110,7 @@ pub(crate) type StandIn<G> = fn(
 /// One game being played or analysed: the searcher, the current position
 /// and the positions before it.
 pub struct Session<G: Game> {
-    searcher: GameSearcher<G>,
+    searcher: Searcher<G>,
     root: G::Position,
     history: Vec<u64>,
     #[cfg(test)]
@@ -122,7 +122,7 @@ impl<G: Game> Session<G> {
     /// (allocated at the first search) and `threads` search threads.
     pub fn new(game: G, hash_mib: usize, threads: usize) -> Self {
         Session {
-            searcher: GameSearcher::new(game, hash_mib, threads),
+            searcher: Searcher::new(game, hash_mib, threads),
             root: game.start(),
             history: Vec::new(),
             #[cfg(test)]
@@ -136,7 +136,7 @@ impl<G: Game> Session<G> {
 
     /// The searcher, for its settings (table size, threads, algorithm,
     /// features) and `new_game`.
-    pub fn searcher(&mut self) -> &mut GameSearcher<G> {
+    pub fn searcher(&mut self) -> &mut Searcher<G> {
         &mut self.searcher
     }
 
