@@ -357,3 +357,173 @@ pub fn result<G: Game>(
         pv,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draughts::InternationalGame;
+
+    type Mv = <InternationalGame as Game>::Move;
+
+    /// A search that records the depths it was asked for, ends each
+    /// iteration with `score` and stops at `stop_at`.
+    struct Fake<const ITER: bool> {
+        root_moves: Vec<RootMove<Mv>>,
+        depths: Vec<u32>,
+        score: Score,
+        stop_at: Option<u32>,
+    }
+
+    impl<const ITER: bool> Fake<ITER> {
+        fn new(moves: usize, score: Score, stop_at: Option<u32>) -> Self {
+            let g = InternationalGame::default();
+            let mut root_moves = RootMove::all(&g, &g.start());
+            root_moves.truncate(moves);
+            Fake {
+                root_moves,
+                depths: Vec::new(),
+                score,
+                stop_at,
+            }
+        }
+    }
+
+    impl<const ITER: bool> RootSearch<InternationalGame> for Fake<ITER> {
+        const ITERATIVE: bool = ITER;
+
+        fn root_moves(&self) -> &[RootMove<Mv>] {
+            &self.root_moves
+        }
+
+        fn iteration(
+            &mut self,
+            depth: u32,
+            start: Instant,
+            report: &mut dyn FnMut(&Info<Mv>),
+        ) -> bool {
+            if self.stop_at == Some(depth) {
+                return false;
+            }
+            self.depths.push(depth);
+            self.root_moves[0].set_line(self.score, &[]);
+            let rm = &self.root_moves[0];
+            report(&info(
+                rm,
+                rm.pv.clone(),
+                depth,
+                &Leaves::default(),
+                1,
+                start,
+                1,
+            ));
+            true
+        }
+    }
+
+    fn run<const ITER: bool>(f: &mut Fake<ITER>, limits: &Limits) -> (u32, usize) {
+        let control = Control::new();
+        let time = TimeManager::new(limits, false);
+        let mut reports = 0;
+        let depth = iterate(f, limits, &control, Some(&time), &mut |_| reports += 1);
+        (depth, reports)
+    }
+
+    fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn the_depth_limit_is_clamped() {
+        assert_eq!(max_depth(&depth(0)), 1);
+        assert_eq!(max_depth(&depth(7)), 7);
+        assert_eq!(max_depth(&depth(1000)), MAX_DEPTH);
+        assert_eq!(max_depth(&Limits::default()), MAX_DEPTH);
+        let infinite = Limits {
+            depth: Some(3),
+            infinite: true,
+            ..Limits::default()
+        };
+        assert_eq!(max_depth(&infinite), MAX_DEPTH);
+    }
+
+    #[test]
+    fn the_next_iteration_is_estimated_from_the_growth_of_the_last_two() {
+        assert_eq!(next_iteration_time(1.0, 0.0), GROWTH_FIRST);
+        assert_eq!(next_iteration_time(1.0, 0.5), 2.0);
+        assert_eq!(next_iteration_time(1.0, 0.9), GROWTH_MIN);
+        assert_eq!(next_iteration_time(1.0, 0.01), GROWTH_MAX);
+    }
+
+    #[test]
+    fn iterations_run_to_the_depth_limit_and_each_reports() {
+        let mut f = Fake::<true>::new(5, 10, None);
+        assert_eq!(run(&mut f, &depth(6)), (6, 6));
+        assert_eq!(f.depths, [1, 2, 3, 4, 5, 6]);
+    }
+
+    #[test]
+    fn a_stopped_iteration_does_not_count() {
+        let mut f = Fake::<true>::new(5, 10, Some(4));
+        assert_eq!(run(&mut f, &depth(9)), (3, 3));
+    }
+
+    #[test]
+    fn a_one_shot_search_runs_one_iteration() {
+        let mut f = Fake::<false>::new(5, 10, None);
+        assert_eq!(run(&mut f, &depth(9)), (1, 1));
+    }
+
+    #[test]
+    fn no_root_move_is_no_iteration() {
+        let mut f = Fake::<true>::new(0, 10, None);
+        assert_eq!(run(&mut f, &depth(9)), (0, 0));
+    }
+
+    #[test]
+    fn on_the_clock_one_legal_move_and_a_found_win_end_the_search() {
+        let clock = Limits {
+            time: Some(1000.0),
+            ..Limits::default()
+        };
+        let mut one = Fake::<true>::new(1, 10, None);
+        assert_eq!(run(&mut one, &clock).0, 1);
+        // A win in 3 plies is certain from depth 3 on.
+        let mut win = Fake::<true>::new(5, SCORE_WIN - 3, None);
+        assert_eq!(run(&mut win, &clock).0, 3);
+        // Not under a depth limit: the depth asked for is searched.
+        let mut win = Fake::<true>::new(5, SCORE_WIN - 3, None);
+        assert_eq!(run(&mut win, &depth(5)).0, 5);
+    }
+
+    #[test]
+    fn an_endless_search_waits_for_stop() {
+        let control = Control::new();
+        let stopped = AtomicBoolFlag::default();
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                stopped.set();
+                control.stop();
+            });
+            wait_for_end(&Limits::default(), &control);
+            assert!(stopped.get(), "returned before stop");
+        });
+        // With a limit and no pondering: no wait.
+        wait_for_end(&depth(3), &Control::new());
+    }
+
+    #[derive(Default)]
+    struct AtomicBoolFlag(std::sync::atomic::AtomicBool);
+
+    impl AtomicBoolFlag {
+        fn set(&self) {
+            self.0.store(true, Ordering::SeqCst);
+        }
+        fn get(&self) -> bool {
+            self.0.load(Ordering::SeqCst)
+        }
+    }
+}

@@ -1,9 +1,12 @@
 //! The search: one generic searcher over [`Game`] for every variant.
 //!
 //! The surface here is what the protocol, `salto analyse`, `salto bench` and
-//! the match runner use: a [`Searcher`] that owns the transposition table and
-//! the helper threads, [`Limits`] for one search, a shared [`Control`] to stop
-//! it or end pondering from another thread, and [`Info`] reports.
+//! the match runner use: a [`Searcher`] that owns the transposition table
+//! and runs the search the game needs (two-player PVS on several threads in
+//! [`worker`], the searches for more players in [`multi`], both through the
+//! iterative-deepening [`driver`]), [`Limits`] for one search, a shared
+//! [`Control`] to stop it or end pondering from another thread, and
+//! [`Info`] reports.
 
 pub mod driver;
 pub mod multi;

@@ -286,6 +286,40 @@ mod tests {
         assert_eq!(k.get(1), [Some(6), Some(5)]);
     }
 
+    /// The order a picker gives at the international start position (9
+    /// quiet moves) with a table move, two killers and some history.
+    #[test]
+    fn the_picker_gives_the_table_move_then_killers_then_history() {
+        use crate::draughts::InternationalGame;
+        let g = InternationalGame::default();
+        let pos = g.start();
+        let mut moves = MoveList::new();
+        g.generate(&pos, &mut moves);
+        assert_eq!(moves.len(), 9);
+        let me = g.to_move(&pos);
+        let mut history = History::new();
+        history.reward(g.move_key(&pos, moves[5]), me, 4);
+        history.reward(g.move_key(&pos, moves[7]), me, 6);
+        history.punish(g.move_key(&pos, moves[0]), me, 3);
+        let killers = [Some(moves[2]), Some(moves[8])];
+        let mut picker = MovePicker::default();
+        picker.reset(moves.len(), Some(4));
+        let mut order = Vec::new();
+        while let Some(i) = picker.next(&g, &pos, &moves, &history, killers, me) {
+            assert!(!picker.is_noisy(i));
+            order.push(i);
+        }
+        // Table move, killers, history 36 and 16, the zeros in the order
+        // the selection sort leaves them, the punished move last.
+        assert_eq!(order, [4, 2, 8, 7, 5, 3, 6, 1, 0]);
+        // A table move out of range is ignored.
+        picker.reset(moves.len(), Some(99));
+        assert_eq!(
+            picker.next(&g, &pos, &moves, &History::new(), [None, None], me),
+            Some(0)
+        );
+    }
+
     #[test]
     fn late_moves_at_depth_are_reduced_more() {
         assert_eq!(lmr_reduction(1, 10), 0);

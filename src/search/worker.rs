@@ -1,5 +1,6 @@
-//! One search thread: iterative deepening, principal variation search with
-//! aspiration windows, and the quiescence search. The main thread and the
+//! The two-player search: principal variation search with aspiration
+//! windows at the root, and the quiescence search, one [`Worker`] per
+//! thread behind the iterative-deepening [`driver`]. The main thread and the
 //! Lazy SMP helpers run the same code; only the main thread watches the
 //! clock and reports.
 
