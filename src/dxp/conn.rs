@@ -4,6 +4,7 @@
 //! panic or an unbounded buffer.
 
 use super::message::{MAX_LEN, Message};
+use crate::game::text::shorten;
 use std::io::{Read, Write};
 
 /// What arrived.
@@ -59,7 +60,7 @@ impl<S: Read + Write> Conn<S> {
                 (self.trace)('>', text);
                 return match Message::parse(text) {
                     Ok(m) => Incoming::Message(m),
-                    Err(e) => Incoming::Malformed(format!("'{}': {e}", shorten(text))),
+                    Err(e) => Incoming::Malformed(format!("'{}': {e}", shorten(text, 40))),
                 };
             }
             if self.buf.len() > 4 * MAX_LEN {
@@ -79,16 +80,6 @@ impl<S: Read + Write> Conn<S> {
 
     pub fn stream(&self) -> &S {
         &self.stream
-    }
-}
-
-/// At most 40 characters of a text, for messages about it.
-fn shorten(text: &str) -> String {
-    let t: String = text.chars().take(40).collect();
-    if t.len() < text.len() {
-        format!("{t}...")
-    } else {
-        t
     }
 }
 
