@@ -21,7 +21,11 @@ const SEARCH_STACK: usize = 64 << 20;
 /// the controller's tests use a slow stand-in to test stop and ping timing.
 pub trait Backend<G: Game>: Send + 'static {
     fn build(game: G, hash_mib: usize, threads: usize) -> Self;
+    /// Resizes the table; when the memory cannot be had, a smaller table is
+    /// kept ([`Backend::table_mib`] says how large).
     fn set_hash_mib(&mut self, mib: usize);
+    /// The size of the table actually allocated, MiB.
+    fn table_mib(&self) -> usize;
     fn set_threads(&mut self, threads: usize);
     fn new_game(&mut self);
     fn search(
@@ -42,6 +46,9 @@ impl<G: Game> Backend<G> for GameSearcher<G> {
     }
     fn set_hash_mib(&mut self, mib: usize) {
         GameSearcher::set_hash_mib(self, mib)
+    }
+    fn table_mib(&self) -> usize {
+        GameSearcher::table_mib(self)
     }
     fn set_threads(&mut self, threads: usize) {
         GameSearcher::set_threads(self, threads)
@@ -81,8 +88,22 @@ pub trait EngineApi: Send {
     fn set_position(&mut self, p: &PosArgs) -> Result<(), ParseError>;
     /// The current position as a Hub string.
     fn hub_position(&self) -> String;
+    /// Asks for a table of `mib` MiB. Nothing is allocated here: the table
+    /// is resized on the job thread of the next [`EngineApi::prepare`] or
+    /// [`EngineApi::go`], where the host expects to wait.
     fn set_hash_mib(&mut self, mib: usize);
+    /// The table size: the one asked for until it is applied, then the one
+    /// allocated (smaller when the memory could not be had).
+    fn hash_mib(&self) -> usize;
+    /// `init`: applies a pending table size (and `new-game`) on a job
+    /// thread, like a search whose `done` line is `ready`.
+    fn prepare(
+        &mut self,
+        out: Sender<String>,
+        finished: Box<dyn FnOnce() + Send>,
+    ) -> Result<GoStart, ParseError>;
     fn set_threads(&mut self, threads: usize);
+    /// Forgets what was learnt; the table is emptied on the next job thread.
     fn new_game(&mut self);
     /// The `search` option: the algorithm for more than two players (and
     /// `greedy` for any number).
@@ -107,7 +128,12 @@ pub trait EngineApi: Send {
 pub struct Engine<G: Game, B: Backend<G> = GameSearcher<G>> {
     game: G,
     backend: Option<B>,
+    /// The table size asked for, or the one allocated once applied.
     hash_mib: usize,
+    /// `hash_mib` is still to be applied to the backend's table.
+    table_pending: bool,
+    /// `new-game` came: the table is to be emptied before the next search.
+    clear_pending: bool,
     threads: usize,
     root: G::Position,
     /// Hashes of the positions before `root`, oldest first.
@@ -122,8 +148,11 @@ impl<G: Game, B: Backend<G>> Engine<G, B> {
     pub fn new(game: G, hash_mib: usize, threads: usize) -> Self {
         Engine {
             game,
-            backend: Some(B::build(game, hash_mib, threads)),
+            // The smallest table now; the one asked for on the job thread.
+            backend: Some(B::build(game, 1, threads)),
             hash_mib,
+            table_pending: true,
+            clear_pending: false,
             threads,
             root: game.start(),
             history: Vec::new(),
@@ -137,18 +166,29 @@ impl<G: Game, B: Backend<G>> Engine<G, B> {
         // The backend is away only while a search thread runs, and the
         // controller never calls into the engine then without `finish`.
         self.finish_thread();
-        let (game, hash, threads, a) = (self.game, self.hash_mib, self.threads, self.algorithm);
-        self.backend.get_or_insert_with(|| {
-            let mut b = B::build(game, hash, threads);
-            b.set_algorithm(a);
-            b
-        })
+        let b = match self.backend.take() {
+            Some(b) => b,
+            None => self.fresh_backend(),
+        };
+        self.backend.insert(b)
+    }
+
+    /// A backend with the smallest table (the one asked for is applied on
+    /// the next job thread).
+    fn fresh_backend(&mut self) -> B {
+        let mut b = B::build(self.game, 1, self.threads);
+        b.set_algorithm(self.algorithm);
+        self.table_pending = true;
+        b
     }
 
     fn finish_thread(&mut self) -> Option<String> {
         let handle = self.thread.take()?;
         match handle.join() {
             Ok((backend, done)) => {
+                if !self.table_pending {
+                    self.hash_mib = backend.table_mib().max(1);
+                }
                 self.backend = Some(backend);
                 done
             }
@@ -156,8 +196,7 @@ impl<G: Game, B: Backend<G>> Engine<G, B> {
                 // The search panicked (a bug, logged by the panic hook):
                 // rebuild the searcher and answer with a legal move anyway.
                 log::error!("the search thread panicked; rebuilding the searcher");
-                let mut b = B::build(self.game, self.hash_mib, self.threads);
-                b.set_algorithm(self.algorithm);
+                let b = self.fresh_backend();
                 self.backend = Some(b);
                 let mut list = MoveList::new();
                 self.game.generate(&self.root, &mut list);
@@ -243,8 +282,26 @@ impl<G: Game, B: Backend<G>> EngineApi for Engine<G, B> {
     }
 
     fn set_hash_mib(&mut self, mib: usize) {
+        self.finish_thread();
         self.hash_mib = mib;
-        self.backend().set_hash_mib(mib);
+        self.table_pending = true;
+    }
+
+    fn hash_mib(&self) -> usize {
+        self.hash_mib
+    }
+
+    fn prepare(
+        &mut self,
+        out: Sender<String>,
+        finished: Box<dyn FnOnce() + Send>,
+    ) -> Result<GoStart, ParseError> {
+        self.finish_thread();
+        if !self.table_pending && !self.clear_pending {
+            return Ok(GoStart::Immediate("ready".into()));
+        }
+        self.control = Arc::new(Control::new());
+        self.spawn_job(out, finished, |_, _| Some("ready".into()))
     }
 
     fn set_threads(&mut self, threads: usize) {
@@ -253,7 +310,8 @@ impl<G: Game, B: Backend<G>> EngineApi for Engine<G, B> {
     }
 
     fn new_game(&mut self) {
-        self.backend().new_game();
+        self.finish_thread();
+        self.clear_pending = true;
     }
 
     fn set_search(&mut self, a: Algorithm) {
@@ -281,14 +339,6 @@ impl<G: Game, B: Backend<G>> EngineApi for Engine<G, B> {
                 None,
             )));
         }
-        let mut backend = match self.backend.take() {
-            Some(b) => b,
-            None => {
-                let mut b = B::build(game, self.hash_mib, self.threads);
-                b.set_algorithm(self.algorithm);
-                b
-            }
-        };
         // A fresh control per search: a late `stop` for the previous search
         // cannot reach this one.
         let control = Arc::new(Control::new());
@@ -296,33 +346,21 @@ impl<G: Game, B: Backend<G>> EngineApi for Engine<G, B> {
         self.control = control.clone();
         let root = self.root.clone();
         let history = self.history.clone();
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK)
-            .spawn(move || {
-                let mut on_info = |info: &Info<G::Move>| {
-                    let pv = format_pv(&game, &root, &info.pv);
-                    let _ = out.send(reply::info(
-                        info.depth,
-                        info.mean_depth,
-                        info.score,
-                        info.nodes,
-                        info.time,
-                        &pv,
-                    ));
-                };
-                let result = backend.search(&root, &history, &limits, &control, &mut on_info);
-                let done = done_line(&game, &root, &result);
-                finished();
-                (backend, done)
-            });
-        match spawned {
-            Ok(h) => {
-                self.thread = Some(h);
-                Ok(GoStart::Started)
-            }
-            Err(e) => Err(ParseError(format!("cannot start the search thread: {e}"))),
-        }
+        self.spawn_job(out, finished, move |backend, out| {
+            let mut on_info = |info: &Info<G::Move>| {
+                let pv = format_pv(&game, &root, &info.pv);
+                let _ = out.send(reply::info(
+                    info.depth,
+                    info.mean_depth,
+                    info.score,
+                    info.nodes,
+                    info.time,
+                    &pv,
+                ));
+            };
+            let result = backend.search(&root, &history, &limits, &control, &mut on_info);
+            done_line(&game, &root, &result)
+        })
     }
 
     fn control(&self) -> Arc<Control> {
@@ -332,6 +370,83 @@ impl<G: Game, B: Backend<G>> EngineApi for Engine<G, B> {
     fn finish(&mut self) -> Option<String> {
         self.finish_thread()
     }
+}
+
+impl<G: Game, B: Backend<G>> Engine<G, B> {
+    /// Runs `job` on a new thread with the backend, after applying a
+    /// pending table size and `new-game` there; the thread hands the backend
+    /// back with the job's answer (the `done` or `ready` line).
+    fn spawn_job<F>(
+        &mut self,
+        out: Sender<String>,
+        finished: Box<dyn FnOnce() + Send>,
+        job: F,
+    ) -> Result<GoStart, ParseError>
+    where
+        F: FnOnce(&mut B, &Sender<String>) -> Option<String> + Send + 'static,
+    {
+        let mut backend = match self.backend.take() {
+            Some(b) => b,
+            None => self.fresh_backend(),
+        };
+        let resize = self.table_pending.then_some(self.hash_mib);
+        let clear = self.clear_pending;
+        self.table_pending = false;
+        self.clear_pending = false;
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK)
+            .spawn(move || {
+                if let Some(mib) = resize
+                    && let Err(e) = resize_table(&mut backend, mib)
+                {
+                    let _ = out.send(reply::error(&e));
+                }
+                if clear {
+                    backend.new_game();
+                }
+                let done = job(&mut backend, &out);
+                finished();
+                (backend, done)
+            });
+        match spawned {
+            Ok(h) => {
+                self.thread = Some(h);
+                Ok(GoStart::Started)
+            }
+            Err(e) => {
+                // The backend went with the closure: a fresh one next time.
+                self.clear_pending = clear;
+                Err(ParseError(format!("cannot start the search thread: {e}")))
+            }
+        }
+    }
+}
+
+/// Memory left for other programs when a table is sized by what the
+/// machine has available, MiB.
+const MEMORY_RESERVE_MIB: usize = 256;
+
+/// Resizes the backend's table to `mib` MiB, or as much as the machine has
+/// available (the old table is freed first) when that is less; `Err` says
+/// what was kept when the size asked for could not be had.
+pub fn resize_table<G: Game, B: Backend<G>>(backend: &mut B, mib: usize) -> Result<(), String> {
+    let old = backend.table_mib();
+    let available = super::meminfo_mib("MemAvailable")
+        .map(|free| (free + old).saturating_sub(MEMORY_RESERVE_MIB).max(1));
+    let ask = available.map_or(mib, |a| mib.min(a));
+    backend.set_hash_mib(ask);
+    let got = backend.table_mib();
+    if got >= mib {
+        return Ok(());
+    }
+    let why = match available {
+        Some(a) if a < mib => format!("only {a} MiB of memory is available"),
+        _ => "the allocation failed".to_string(),
+    };
+    Err(format!(
+        "a table of {mib} MiB cannot be had ({why}): the table has {got} MiB"
+    ))
 }
 
 /// Builds the engine for whatever game [`crate::variant::dispatch`] picks.

@@ -158,6 +158,10 @@ impl<G: Game> GameSearcher<G> {
         self.two.set_hash_mib(mib)
     }
 
+    pub fn table_mib(&self) -> usize {
+        self.two.table_mib()
+    }
+
     pub fn set_threads(&mut self, threads: usize) {
         self.two.set_threads(threads)
     }
