@@ -402,10 +402,11 @@ impl<F: EngineFactory> Controller<F> {
         match self.engine.as_mut() {
             Some(e) => {
                 let started = e.prepare(out, finished);
-                if started.is_err() {
+                let failed = started.is_err();
+                self.launched(false, started);
+                if failed {
                     self.send("ready".into());
                 }
-                self.launched(false, started);
             }
             None => self.send("ready".into()),
         }
