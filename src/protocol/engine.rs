@@ -78,6 +78,8 @@ pub enum GoStart {
     Immediate(String),
     /// A search thread runs; it sends `Event::SearchFinished(id)` when done.
     Started,
+    /// Nothing to do and nothing to say (`new-game` with nothing pending).
+    Nothing,
 }
 
 /// The game-independent face of an engine.
@@ -95,15 +97,18 @@ pub trait EngineApi: Send {
     /// The table size: the one asked for until it is applied, then the one
     /// allocated (smaller when the memory could not be had).
     fn hash_mib(&self) -> usize;
-    /// `init`: applies a pending table size (and `new-game`) on a job
-    /// thread, like a search whose `done` line is `ready`.
+    /// `init` and `new-game`: applies a pending table size and empties the
+    /// table after `new-game` on a job thread, like a search whose `done`
+    /// line is `line` (`ready` for `init`, nothing for `new-game`).
     fn prepare(
         &mut self,
+        line: Option<String>,
         out: Sender<String>,
         finished: Box<dyn FnOnce() + Send>,
     ) -> Result<GoStart, ParseError>;
     fn set_threads(&mut self, threads: usize);
-    /// Forgets what was learnt; the table is emptied on the next job thread.
+    /// Forgets what was learnt; the table is emptied by the next
+    /// [`EngineApi::prepare`] or [`EngineApi::go`].
     fn new_game(&mut self);
     /// The `search` option: the algorithm for more than two players (and
     /// `greedy` for any number).
@@ -293,15 +298,16 @@ impl<G: Game, B: Backend<G>> EngineApi for Engine<G, B> {
 
     fn prepare(
         &mut self,
+        line: Option<String>,
         out: Sender<String>,
         finished: Box<dyn FnOnce() + Send>,
     ) -> Result<GoStart, ParseError> {
         self.finish_thread();
         if !self.table_pending && !self.clear_pending {
-            return Ok(GoStart::Immediate("ready".into()));
+            return Ok(line.map_or(GoStart::Nothing, GoStart::Immediate));
         }
         self.control = Arc::new(Control::new());
-        self.spawn_job(out, finished, |_, _| Some("ready".into()))
+        self.spawn_job(out, finished, move |_, _| line)
     }
 
     fn set_threads(&mut self, threads: usize) {

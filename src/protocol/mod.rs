@@ -313,11 +313,7 @@ impl<F: EngineFactory> Controller<F> {
             Command::Init => self.init(),
             Command::Ping => self.send("pong".into()),
             Command::Stop | Command::PonderHit => {} // idle: silently ignored
-            Command::NewGame => {
-                if let Some(e) = self.engine.as_mut() {
-                    e.new_game();
-                }
-            }
+            Command::NewGame => self.new_game(),
             Command::Quit => return Flow::Quit,
             Command::SetParam { name, value } => {
                 if let Err(e) = self.set_param(&name, &value) {
@@ -373,6 +369,7 @@ impl<F: EngineFactory> Controller<F> {
     fn launched(&mut self, ponder: bool, started: Result<engine::GoStart, ParseError>) {
         match started {
             Ok(engine::GoStart::Immediate(line)) => self.send(line),
+            Ok(engine::GoStart::Nothing) => {}
             Ok(engine::GoStart::Started) => {
                 self.running = Some(Running {
                     id: self.next_id,
@@ -401,7 +398,7 @@ impl<F: EngineFactory> Controller<F> {
         let (out, finished) = (self.out.clone(), self.on_finish());
         match self.engine.as_mut() {
             Some(e) => {
-                let started = e.prepare(out, finished);
+                let started = e.prepare(Some("ready".into()), out, finished);
                 let failed = started.is_err();
                 self.launched(false, started);
                 if failed {
@@ -409,6 +406,18 @@ impl<F: EngineFactory> Controller<F> {
                 }
             }
             None => self.send("ready".into()),
+        }
+    }
+
+    /// `new-game`: the table is emptied on a job thread at once (a host
+    /// sends the game's first `pos` and `go` right after; they wait for
+    /// it, `ping` does not).
+    fn new_game(&mut self) {
+        let (out, finished) = (self.out.clone(), self.on_finish());
+        if let Some(e) = self.engine.as_mut() {
+            e.new_game();
+            let started = e.prepare(None, out, finished);
+            self.launched(false, started);
         }
     }
 
