@@ -7,6 +7,7 @@ pub mod draughts;
 pub mod game;
 pub mod protocol;
 pub mod search;
+pub mod session;
 pub mod tournament;
 pub mod variant;
 
