@@ -134,7 +134,16 @@ fn the_page_and_its_assets_are_served_from_the_binary() {
     assert_eq!(page.status, 200);
     assert!(page.kind.starts_with("text/html"), "{}", page.kind);
     assert!(page.body.contains("<svg id=\"board\""));
-    assert!(!page.body.contains("http://") && !page.body.contains("https://"));
+    // Nothing loaded from elsewhere (the SVG namespace is only a name).
+    for asset in ["/", "/app.js", "/style.css"] {
+        let body = get(addr, asset)
+            .body
+            .replace("http://www.w3.org/2000/svg", "");
+        assert!(
+            !body.contains("http://") && !body.contains("https://"),
+            "{asset}"
+        );
+    }
     let js = get(addr, "/app.js");
     assert!(js.kind.starts_with("text/javascript") && js.body.contains("EventSource"));
     assert!(get(addr, "/style.css").body.contains(".sq-dark"));
@@ -147,7 +156,15 @@ fn the_page_and_its_assets_are_served_from_the_binary() {
         .collect();
     assert_eq!(
         names,
-        ["international", "brazilian", "english", "spanish", "turkish", "hex", "chinese"]
+        [
+            "international",
+            "brazilian",
+            "english",
+            "spanish",
+            "turkish",
+            "hex",
+            "chinese"
+        ]
     );
 }
 
@@ -164,20 +181,43 @@ fn every_game_has_its_board_pieces_and_legal_moves() {
         (json!({"variant": "spanish"}), "diagonal", 32, 24, 7),
         (json!({"variant": "turkish"}), "orthogonal", 64, 32, 0),
         (json!({"variant": "hex"}), "hex", 91, 26, 0),
-        (json!({"variant": "chinese", "players": 6}), "star", 121, 60, 0),
-        (json!({"variant": "chinese", "players": 3, "sets": 2}), "star", 121, 60, 0),
+        (
+            json!({"variant": "chinese", "players": 6}),
+            "star",
+            121,
+            60,
+            0,
+        ),
+        (
+            json!({"variant": "chinese", "players": 3, "sets": 2}),
+            "star",
+            121,
+            60,
+            0,
+        ),
     ] {
         let st = ok(post(addr, "/api/new", req.clone()));
         assert_eq!(st["layout"]["kind"], kind, "{req}");
-        assert_eq!(st["layout"]["cells"].as_array().unwrap().len(), cells, "{req}");
+        assert_eq!(
+            st["layout"]["cells"].as_array().unwrap().len(),
+            cells,
+            "{req}"
+        );
         assert_eq!(st["pieces"].as_array().unwrap().len(), pieces, "{req}");
         let n = st["legal"].as_array().unwrap().len();
-        assert!(n > 0 && (legal == 0 || n == legal), "{req}: {n} legal moves");
+        assert!(
+            n > 0 && (legal == 0 || n == legal),
+            "{req}: {n} legal moves"
+        );
         let players = st["layout"]["players"].as_array().unwrap().len();
         assert_eq!(st["seats"].as_array().unwrap().len(), players);
     }
     // Six colours for six players.
-    let st = ok(post(addr, "/api/new", json!({"variant": "chinese", "players": 6})));
+    let st = ok(post(
+        addr,
+        "/api/new",
+        json!({"variant": "chinese", "players": 6}),
+    ));
     let mut colours: Vec<&str> = st["pieces"]
         .as_array()
         .unwrap()
@@ -215,10 +255,16 @@ fn moves_take_back_goto_position_pdn_and_replay() {
     let pdn = get(addr, "/api/pdn");
     assert_eq!(pdn.status, 200);
     assert!(pdn.body.contains("[Variant \"english\"]"), "{}", pdn.body);
-    assert!(pdn.body.contains("1. 9-13 *"), "{}", pdn.body);
+    assert!(pdn.body.contains("1. 9-13 {unfinished} *"), "{}", pdn.body);
+    assert!(
+        pdn.body.contains("[Termination \"unterminated\"]"),
+        "{}",
+        pdn.body
+    );
     // A position from a FEN and from a Hub string.
-    let st = ok(post(addr, "/api/position", json!({"fen": "W:WK46,31:B5"})));
+    let st = ok(post(addr, "/api/position", json!({"fen": "W:WK29,21:B5"})));
     assert_eq!(st["pieces"].as_array().unwrap().len(), 3);
+    assert_eq!(st["pieces"][2]["king"], true);
     assert_eq!(st["variant"], "english");
     ok(post(addr, "/api/new", json!({"variant": "international"})));
     let hub = "W".to_string() + &"e".repeat(45) + "wwwww";
@@ -231,14 +277,14 @@ fn moves_take_back_goto_position_pdn_and_replay() {
         "/api/replay",
         json!({"variant": "english", "moves": ["11-15", "22-18", "15x22", "25x18"]}),
     ));
-    assert_eq!(r["fen"], "B:W18,21,23-24,26-32:B1-10,12");
+    assert_eq!(r["fen"], "B:W18,21,23,24,26-32:B1-10,12");
     assert_eq!(ok(get(addr, "/api/state"))["variant"], "international");
 }
 
 #[test]
 fn a_pdn_file_is_watched_move_by_move() {
     let addr = server();
-    let pdn = "[Event \"a\"]\n[White \"x\"]\n[Black \"y\"]\n[GameType \"21\"]\n\n1. 11-15 22-18 2. 15x22 25x18 {comment} 1/2-1/2\n\n[Event \"b\"]\n[Variant \"hex\"]\n\n1. 83-73 *\n";
+    let pdn = "[Event \"a\"]\n[White \"x\"]\n[Black \"y\"]\n[GameType \"21\"]\n\n1. 11-15 22-18 2. 15x22 25x18 {comment} 1/2-1/2\n\n[Event \"b\"]\n[Variant \"hex\"]\n\n1. 83-76 *\n";
     let st = ok(request(addr, "POST", "/api/watch", pdn).into_ok());
     assert_eq!(st["variant"], "english");
     assert_eq!(st["ply"], 0);
@@ -248,7 +294,12 @@ fn a_pdn_file_is_watched_move_by_move() {
     assert_eq!(st["fen"], "W:W21,23-32:B1-10,12,22");
     let st = ok(request(addr, "POST", "/api/watch?game=2", pdn).into_ok());
     assert_eq!(st["variant"], "hex");
-    let bad = request(addr, "POST", "/api/watch", "1. 11-15 99-1 *");
+    let bad = request(
+        addr,
+        "POST",
+        "/api/watch",
+        "[Variant \"english\"]\n1. 11-15 99-1 *",
+    );
     assert_eq!(bad.status, 400);
     assert!(bad.error().contains("move 2"), "{}", bad.body);
     let bad = request(addr, "POST", "/api/watch?game=0", pdn);
@@ -271,14 +322,26 @@ impl IntoOk for Answer {
 fn bad_requests_get_a_4xx_with_a_message() {
     let addr = server();
     let cases: Vec<(Answer, u16, &str)> = vec![
-        (post(addr, "/api/new", json!({"variant": "chess"})), 400, "unknown variant"),
         (
-            post(addr, "/api/new", json!({"variant": "chinese", "players": 5})),
+            post(addr, "/api/new", json!({"variant": "chess"})),
+            400,
+            "unknown variant",
+        ),
+        (
+            post(
+                addr,
+                "/api/new",
+                json!({"variant": "chinese", "players": 5}),
+            ),
             400,
             "players",
         ),
         (
-            post(addr, "/api/new", json!({"variant": "english", "seats": [{"engine": true}]})),
+            post(
+                addr,
+                "/api/new",
+                json!({"variant": "english", "seats": [{"engine": true}]}),
+            ),
             400,
             "1 seats given for a game of 2 players",
         ),
@@ -292,26 +355,70 @@ fn bad_requests_get_a_4xx_with_a_message() {
             "depth 0",
         ),
         (
-            post(addr, "/api/new", json!({"variant": "english", "fen": "W:W99"})),
+            post(
+                addr,
+                "/api/new",
+                json!({"variant": "english", "fen": "W:W99"}),
+            ),
             400,
             "bad FEN",
         ),
-        (post(addr, "/api/move", json!({"move": "31-99"})), 400, "square 99"),
+        (
+            post(addr, "/api/move", json!({"move": "31-99"})),
+            400,
+            "square 99",
+        ),
         (post(addr, "/api/move", json!({"move": "1-6"})), 400, "1-6"),
         (post(addr, "/api/move", json!({})), 400, "bad JSON request"),
-        (request(addr, "POST", "/api/move", "{not json"), 400, "bad JSON request"),
-        (post(addr, "/api/position", json!({"fen": "W:W31-50:B1-20:X"})), 400, "bad FEN"),
-        (post(addr, "/api/position", json!({"fen": "Wxyz"})), 400, "bad position string"),
-        (post(addr, "/api/position", json!({"fen": ""})), 400, "empty position"),
-        (post(addr, "/api/goto", json!({"ply": 5})), 400, "beyond the end"),
-        (post(addr, "/api/undo", json!({})), 409, "nothing to take back"),
-        (post(addr, "/api/seats", json!({"seats": []})), 400, "0 seats"),
+        (
+            request(addr, "POST", "/api/move", "{not json"),
+            400,
+            "bad JSON request",
+        ),
+        (
+            post(addr, "/api/position", json!({"fen": "W:W31-50:B1-20:X"})),
+            400,
+            "bad FEN",
+        ),
+        (
+            post(addr, "/api/position", json!({"fen": "Wxyz"})),
+            400,
+            "bad position string",
+        ),
+        (
+            post(addr, "/api/position", json!({"fen": ""})),
+            400,
+            "empty position",
+        ),
+        (
+            post(addr, "/api/goto", json!({"ply": 5})),
+            400,
+            "beyond the end",
+        ),
+        (
+            post(addr, "/api/undo", json!({})),
+            409,
+            "nothing to take back",
+        ),
+        (
+            post(addr, "/api/seats", json!({"seats": []})),
+            400,
+            "0 seats",
+        ),
         (
             post(addr, "/api/seats", json!({"seats": [{"movetime": -1}, {}]})),
             400,
             "movetime",
         ),
-        (post(addr, "/api/replay", json!({"variant": "english", "moves": ["1-99"]})), 400, "move 1"),
+        (
+            post(
+                addr,
+                "/api/replay",
+                json!({"variant": "english", "moves": ["1-99"]}),
+            ),
+            400,
+            "move 1",
+        ),
         (get(addr, "/api/move"), 405, "takes POST"),
         (get(addr, "/api/nothing"), 404, "no such page"),
         (get(addr, "/nothing"), 404, "no such page"),
@@ -319,7 +426,11 @@ fn bad_requests_get_a_4xx_with_a_message() {
     ];
     for (i, (a, status, msg)) in cases.into_iter().enumerate() {
         assert_eq!(a.status, status, "case {i}: {}", a.body);
-        assert!(a.error().contains(msg), "case {i}: {} lacks {msg:?}", a.body);
+        assert!(
+            a.error().contains(msg),
+            "case {i}: {} lacks {msg:?}",
+            a.body
+        );
     }
     // A huge body is refused, not read into memory for ever.
     let big = "x".repeat(9 << 20);
@@ -349,7 +460,11 @@ fn engine_moves_and_analysis_stream_as_server_sent_events() {
     assert_eq!(st["to_move"], 0);
     assert_eq!(st["searching"], Value::Null);
     // A move while the engine is to move is refused.
-    ok(post(addr, "/api/seats", json!({"seats": [{"engine": true, "depth": 2}, {}]})));
+    ok(post(
+        addr,
+        "/api/seats",
+        json!({"seats": [{"engine": true, "depth": 2}, {}]}),
+    ));
     let a = post(addr, "/api/move", json!({"move": "21-17"}));
     assert!(a.status == 409 || a.status == 400, "{}", a.body);
     // Analysis for a person's turn, until stopped.
@@ -386,7 +501,11 @@ fn the_server_keeps_serving_when_a_client_leaves_mid_search() {
     // A request cut off in the middle of its body.
     {
         let mut s = TcpStream::connect(addr).unwrap();
-        write!(s, "POST /api/move HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{{\"mo").unwrap();
+        write!(
+            s,
+            "POST /api/move HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{{\"mo"
+        )
+        .unwrap();
     }
     let st = wait_for(addr, "the engine's move", |s| {
         s["variant"] == "english" && s["ply"] == 1

@@ -333,7 +333,19 @@ impl Table {
             round: 1,
             date: &today(),
         };
-        write_game(&header, &rec)
+        let text =
+            write_game(&header, &rec).replacen("[Site \"salto match\"]", "[Site \"salto gui\"]", 1);
+        if snap.result.is_none() {
+            // PDN (like PGN) calls a game still being played unterminated.
+            text.replacen(
+                "[Termination \"aborted\"]",
+                "[Termination \"unterminated\"]",
+                1,
+            )
+            .replacen("{game in progress}", "{unfinished}", 1)
+        } else {
+            text
+        }
     }
 }
 
@@ -523,7 +535,9 @@ fn games() -> Value {
         .iter()
         .map(|v| {
             let options: Vec<Value> = match v {
-                Variant::Turkish => vec![json!({"name": "turkish-promotion", "values": ["end", "immediate"]})],
+                Variant::Turkish => {
+                    vec![json!({"name": "turkish-promotion", "values": ["end", "immediate"]})]
+                }
                 Variant::Chinese => vec![
                     json!({"name": "foreign-corners", "values": ["pass", "stop"]}),
                     json!({"name": "unused-corners", "values": ["empty", "filled"]}),
@@ -676,7 +690,11 @@ fn route(shared: &Arc<Shared>, method: &str, url: &str, body: &str) -> Reply {
                 Err(e) => return e,
             };
             t.analysing = req.on;
-            if !req.on && t.search.as_ref().is_some_and(|r| r.kind == SearchKind::Analyse) {
+            if !req.on
+                && t.search
+                    .as_ref()
+                    .is_some_and(|r| r.kind == SearchKind::Analyse)
+            {
                 t.cancel();
             }
             Ok(())
@@ -786,7 +804,10 @@ fn stream_events(shared: &Arc<Shared>, req: tiny_http::Request) {
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => ": keep-alive\n\n".to_string(),
             Err(_) => return,
         };
-        if w.write_all(text.as_bytes()).and_then(|_| w.flush()).is_err() {
+        if w.write_all(text.as_bytes())
+            .and_then(|_| w.flush())
+            .is_err()
+        {
             return;
         }
     }

@@ -22,7 +22,10 @@ impl PdnGame {
 }
 
 fn is_result(w: &str) -> bool {
-    matches!(w, "*" | "1-0" | "0-1" | "2-0" | "0-2" | "1-1" | "1/2-1/2" | "0-0")
+    matches!(
+        w,
+        "*" | "1-0" | "0-1" | "2-0" | "0-2" | "1-1" | "1/2-1/2" | "0-0"
+    )
 }
 
 /// Parses one `[Name "value"]` tag line.
@@ -41,7 +44,10 @@ fn parse_tag(line: &str, lineno: usize) -> ParseResult<(String, String)> {
         .strip_prefix('"')
         .and_then(|s| s.strip_suffix('"'))
         .ok_or_else(|| ParseError(format!("line {lineno}: the tag value must be in quotes")))?;
-    Ok((name.to_string(), value.replace("\\\"", "\"").replace("\\\\", "\\")))
+    Ok((
+        name.to_string(),
+        value.replace("\\\"", "\"").replace("\\\\", "\\"),
+    ))
 }
 
 /// The games of a PDN text. An error names the line.

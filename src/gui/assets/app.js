@@ -367,7 +367,6 @@ function drawBackground(svg) {
     });
     svg.setAttribute('viewBox', `${-1.2 * U} ${-1.0 * U} ${18.4 * U} ${16 * h * U + 2 * U}`);
     el('polygon', { points: pts.join(' '), class: 'star-bg' }, svg);
-    // The corners in their set's colour, faintly.
     for (const c of L.cells) {
       el('circle', { cx: c.x * U, cy: c.y * U, r: 0.16 * U, class: 'hole' }, svg);
       if (showNumbers) {
@@ -417,7 +416,7 @@ function arrow(svg, from, to, cls) {
   const w = 0.16 * U;
   const pts = [[x2, y2], [hx - uy * w, hy + ux * w], [hx + uy * w, hy - ux * w]]
     .map(([a, b]) => a.toFixed(1) + ',' + b.toFixed(1)).join(' ');
-  el('polygon', { points: pts, class: 'arrow ' + cls, style: 'fill: currentColor', fill: cls === 'later' ? '#2a9d8f' : '#1d5fd1' }, svg);
+  el('polygon', { points: pts, class: 'arrow ' + cls, style: 'fill: ' + (cls === 'later' ? '#2a9d8f' : '#1d5fd1') }, svg);
 }
 
 function drawBoard() {
