@@ -107,11 +107,13 @@ class Gui:
             " [g.dataset.piece, g.dataset.player, g.dataset.king]);")
         return {int(n): (p, k == "1") for n, p, k in rows}
 
-    def check_board(self, game, moves):
-        """The drawn pieces against Salto's replay of `moves`; the drawn
-        position's legal moves against `salto perft --divide`."""
+    def check_board(self, game, moves, fen=None):
+        """The drawn pieces against Salto's replay of `moves` (from `fen`);
+        the drawn position's legal moves against `salto perft --divide`."""
         req = dict(game)
         req["moves"] = moves
+        if fen:
+            req["fen"] = fen
         ref = self.api("/api/replay", req)
         want = {p["n"]: ("x" if p["player"] is None else str(p["player"]), p["king"])
                 for p in ref["pieces"]}
@@ -300,6 +302,26 @@ def main():
         gui.wait(lambda: gui.drawn() == {46: ("0", True), 31: ("0", False),
                                          5: ("1", False), 19: ("1", False)},
                  f"the FEN position is not drawn: {gui.drawn()}")
+        # Two captures from 49 to 4 taking different pieces: the page asks.
+        fen = "W:WK49:B9,12,23,24,44"
+        box.clear()
+        box.send_keys(fen)
+        gui.d.find_element(By.ID, "set-position").click()
+        gui.wait(lambda: gui.state()["fen"] == fen, "the capture position was not set")
+        gui.check_board(game, [], fen)
+        gui.click('[data-cell="49"]')
+        gui.click('[data-cell="4"]')
+        gui.wait(lambda: len(gui.d.find_elements(By.CSS_SELECTOR, "#routes [data-route]")) == 2,
+                 "no choice between the two captures")
+        if gui.shots:
+            gui.d.find_element(By.ID, "board-area").screenshot(
+                os.path.join(gui.shots, "gui-routes.png"))
+        gui.click('#routes [data-route="49x4x9x24x44"]')
+        gui.wait(lambda: gui.state()["line"] == ["49x4x9x24x44"], "the chosen capture was not played")
+        gui.check_board(game, ["49x4x9x24x44"], fen)
+        check(gui.d.find_element(By.ID, "routes").get_attribute("hidden") is not None,
+              "the route box stayed open")
+
         box.clear()
         box.send_keys("W:W99")
         gui.d.find_element(By.ID, "set-position").click()
