@@ -306,6 +306,21 @@ fn a_pdn_file_is_watched_move_by_move() {
     assert_eq!(bad.status, 400);
     let bad = request(addr, "POST", "/api/watch?game=3", pdn);
     assert!(bad.error().contains("the file has 2"), "{}", bad.body);
+    // Chinese checkers: the players come from the Player tags.
+    let st = ok(post(
+        addr,
+        "/api/new",
+        json!({"variant": "chinese", "players": 3}),
+    ));
+    let mv = st["legal"][0]["text"].as_str().unwrap().to_string();
+    ok(post(addr, "/api/new", json!({"variant": "international"})));
+    let three = format!(
+        "[Player1 \"a\"]\n[Player2 \"b\"]\n[Player3 \"c\"]\n[Variant \"chinese\"]\n\n1. {mv} *\n"
+    );
+    let st = ok(request(addr, "POST", "/api/watch", &three).into_ok());
+    assert_eq!(st["players"], 3);
+    assert_eq!(st["line"], json!([mv]));
+    assert_eq!(st["seats"].as_array().unwrap().len(), 3);
 }
 
 trait IntoOk {

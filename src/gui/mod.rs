@@ -494,8 +494,13 @@ fn load_pdn(text: &str, index: usize, current: &Options) -> ParseResult<(Table, 
             games.len()
         ))
     })?;
+    // The tags name the variant (and the players); the other options (sets,
+    // rule choices) are not in PDN: those of the game on the table are kept
+    // when it is the same variant.
     let mut opts = current.clone();
-    if let Some(v) = pdn_variant(g) {
+    if let Some(v) = pdn_variant(g)
+        && v != current.variant
+    {
         opts = Options::new(v);
     }
     if opts.variant == Variant::Chinese {
@@ -504,8 +509,9 @@ fn load_pdn(text: &str, index: usize, current: &Options) -> ParseResult<(Table, 
             .iter()
             .filter(|(n, _)| n.starts_with("Player"))
             .count();
-        if n >= 2 {
+        if n >= 2 && n != opts.players as usize {
             opts.set("players", &n.to_string())?;
+            opts.sets = 1;
         }
     }
     opts.notation = Notation::Numeric;
