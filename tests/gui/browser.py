@@ -282,6 +282,14 @@ def main():
         ]:
             one_move(gui, game, shot)
 
+        # Flip: hole 1 (top) goes to the bottom, and back.
+        top = ("return document.querySelector('[data-cell=\"1\"]').getBoundingClientRect().y"
+               " - document.querySelector('[data-cell=\"121\"]').getBoundingClientRect().y")
+        check(gui.d.execute_script(top) < 0, "hole 1 is not above hole 121")
+        gui.d.find_element(By.ID, "flip").click()
+        gui.wait(lambda: gui.d.execute_script(top) > 0, "Flip did not turn the board")
+        gui.d.find_element(By.ID, "flip").click()
+
         # Analysis with PV arrows on an international position.
         game = {"variant": "international"}
         gui.new_game(game, [None, None])

@@ -290,7 +290,19 @@ function el(name, attrs, parent) {
   return e;
 }
 
-function cellOf(n) { return state.layout.cells[n - 1]; }
+// The cells where they are drawn: as the server places them, or turned by
+// half a turn when the board is flipped (Black / the last player below).
+let viewCells = [];
+function placeCells() {
+  const L = state.layout;
+  if (!$('flip').checked) { viewCells = L.cells; return; }
+  const h = Math.sqrt(3) / 2;
+  const [mx, my] = L.kind === 'hex' ? [10, 10 * h] : L.kind === 'star' ? [16, 16 * h]
+    : [L.files - 1, L.ranks - 1];
+  viewCells = L.cells.map((c) => Object.assign({}, c, { x: mx - c.x, y: my - c.y }));
+}
+
+function cellOf(n) { return viewCells[n - 1]; }
 function centre(n) {
   const c = cellOf(n);
   const sq = state.layout.kind === 'diagonal' || state.layout.kind === 'orthogonal';
@@ -311,7 +323,8 @@ function hexPoints(cx, cy, r) {
 }
 
 function drawBackground(svg) {
-  const L = state.layout;
+  const L = Object.assign({}, state.layout, { cells: viewCells });
+  const flip = $('flip').checked;
   const showNumbers = $('numbers').checked;
   if (L.kind === 'diagonal' || L.kind === 'orthogonal') {
     const m = 0.35 * U;
@@ -324,12 +337,12 @@ function drawBackground(svg) {
         el('rect', { x: x * U, y: y * U, width: U, height: U, class: dark ? 'sq-dark' : 'sq-light' }, svg);
       }
       const rank = el('text', { x: -m / 2, y: (y + 0.58) * U, class: 'coord' }, svg);
-      rank.textContent = L.cells[0].name ? String(L.ranks - y) : '';
+      rank.textContent = L.cells[0].name ? String(flip ? y + 1 : L.ranks - y) : '';
     }
     if (L.cells[0].name) {
       for (let x = 0; x < L.files; x++) {
         const f = el('text', { x: (x + 0.5) * U, y: L.ranks * U + m * 0.75, class: 'coord' }, svg);
-        f.textContent = String.fromCharCode(97 + x);
+        f.textContent = String.fromCharCode(97 + (flip ? L.files - 1 - x : x));
       }
     }
     if (showNumbers) {
@@ -425,6 +438,7 @@ function drawBoard() {
   svg.textContent = '';
   svg.dataset.kind = state.layout.kind;
   svg.dataset.variant = state.variant;
+  placeCells();
   drawBackground(svg);
   if (state.last && state.last.from) {
     mark(svg, state.last.from, 'last');
@@ -448,7 +462,7 @@ function drawBoard() {
   }
   // Click targets on top of everything.
   const r = state.layout.kind === 'star' ? 0.48 * U : 0.5 * U;
-  for (const c of state.layout.cells) {
+  for (const c of viewCells) {
     const [x, y] = centre(c.n);
     const hit = state.layout.kind === 'hex' || state.layout.kind === 'star'
       ? el('circle', { cx: x, cy: y, r, class: 'hit' }, svg)
@@ -555,6 +569,7 @@ function wire() {
   $('analyse').onchange = () => api('/api/analyse', { on: $('analyse').checked }).then(setState).catch(() => {});
   $('arrows').onchange = drawBoard;
   $('numbers').onchange = drawBoard;
+  $('flip').onchange = drawBoard;
   $('set-position').onclick = () => api('/api/position', { fen: $('position').value }).then(setState).catch(() => {});
   $('copy-fen').onclick = () => copyText(state.fen);
   $('copy-pdn').onclick = () => api('/api/pdn').then(copyText).catch(() => {});
