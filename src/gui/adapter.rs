@@ -1,11 +1,12 @@
 //! The engine-facing part of the GUI server, and the only one: a game
-//! session (root, moves played, the position shown) behind a text-free,
-//! game-independent trait object, and the search of its current position.
-//! Everything else in `crate::gui` speaks square numbers and move text.
+//! (root, moves played, the position shown) behind a game-independent
+//! trait object, and the search of the position shown through the engine
+//! facade ([`crate::session::Session`]). Everything else in `crate::gui`
+//! speaks square numbers and move text.
 
 use crate::game::{Game, MoveList, Outcome, ParseError, ParseResult};
-use crate::search::multi::GameSearcher;
 use crate::search::{Control, Info, Limits};
+use crate::session::{self, format};
 use crate::variant::{GameVisitor, Options, dispatch};
 use serde::Serialize;
 
@@ -293,12 +294,13 @@ impl<G: Game> Session for GameSession<G> {
         let root = self.shown().clone();
         let history = self.history();
         Box::new(move |control, report| {
-            let mut searcher = GameSearcher::new(game, HASH_MIB, 1);
+            let mut engine = session::Session::new(game, HASH_MIB, 1);
+            engine.set_root(root.clone(), history);
             let mut on_info = |i: &Info<G::Move>| {
-                let pv = crate::protocol::engine::format_pv(&game, &root, &i.pv);
+                let pv = format::pv(&game, &root, &i.pv);
                 report(SearchInfo {
                     depth: i.depth,
-                    score: crate::cli::analyse::format_score(i.score),
+                    score: format::score(i.score),
                     nodes: i.nodes,
                     nps: if i.time > 0.0 {
                         (i.nodes as f64 / i.time) as u64
@@ -309,7 +311,7 @@ impl<G: Game> Session for GameSession<G> {
                     pv: pv.iter().map(|t| MoveView::from_text(t)).collect(),
                 });
             };
-            let r = searcher.search(&root, &history, &limits, control, &mut on_info);
+            let r = engine.search(&limits, control, &mut on_info);
             let mut list = MoveList::new();
             game.generate(&root, &mut list);
             let best = r.best.filter(|b| list.iter().any(|m| m == b));
