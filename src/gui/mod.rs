@@ -20,7 +20,10 @@ use crate::game::{ParseError, ParseResult};
 use crate::search::{Control, Limits};
 use crate::tournament::pdn::{PdnHeader, today, write_game};
 use crate::tournament::play::{EndKind, GameRecord};
-use crate::variant::{Notation, Options, Variant};
+use crate::variant::{
+    DESCRIPTORS, ForeignCorners, Notation, Options, Spoiling, TurkishPromotion, UnusedCorners,
+    Variant,
+};
 use adapter::{SearchInfo, Session};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -468,19 +471,17 @@ fn build_table(req: &NewRequest) -> ParseResult<Table> {
     Ok(t)
 }
 
-/// The variant a PDN game names in its tags, if any.
+/// The variant a PDN game names in its tags (`Variant`, else `GameType`),
+/// if any.
 fn pdn_variant(g: &pdn::PdnGame) -> Option<Variant> {
     if let Some(v) = g.tag("Variant").and_then(|v| v.parse().ok()) {
         return Some(v);
     }
-    match g.tag("GameType")?.split(',').next()?.trim() {
-        "20" => Some(Variant::International),
-        "21" => Some(Variant::English),
-        "24" => Some(Variant::Spanish),
-        "26" => Some(Variant::Brazilian),
-        "30" => Some(Variant::Turkish),
-        _ => None,
-    }
+    let number: u32 = g.tag("GameType")?.split(',').next()?.trim().parse().ok()?;
+    DESCRIPTORS
+        .iter()
+        .find(|d| d.pdn_game_type == Some(number))
+        .map(|d| d.variant)
 }
 
 /// Loads game `index` of a PDN text into a fresh table. The variant comes
@@ -535,25 +536,39 @@ fn load_pdn(text: &str, index: usize, current: &Options) -> ParseResult<(Table, 
     Ok((t, titles))
 }
 
-/// The list of games and their options for the page's menus.
+/// The values a named rule option takes (`None` for a number).
+fn option_values(name: &str) -> Option<&'static [&'static str]> {
+    Some(match name {
+        "turkish-promotion" => TurkishPromotion::NAMES,
+        "foreign-corners" => ForeignCorners::NAMES,
+        "unused-corners" => UnusedCorners::NAMES,
+        "spoiling" => Spoiling::NAMES,
+        _ => return None,
+    })
+}
+
+/// The list of games and their options for the page's menus, from the
+/// variant descriptors: a choice for named values, a number field with the
+/// default for numbers (`draw-moves`, `max-moves`).
 fn games() -> Value {
-    let variants: Vec<Value> = Variant::ALL
+    let variants: Vec<Value> = DESCRIPTORS
         .iter()
-        .map(|v| {
-            let options: Vec<Value> = match v {
-                Variant::Turkish => {
-                    vec![json!({"name": "turkish-promotion", "values": ["end", "immediate"]})]
-                }
-                Variant::Chinese => vec![
-                    json!({"name": "foreign-corners", "values": ["pass", "stop"]}),
-                    json!({"name": "unused-corners", "values": ["empty", "filled"]}),
-                    json!({"name": "spoiling", "values": ["swap", "fill", "none"]}),
-                ],
-                _ => Vec::new(),
-            };
+        .map(|d| {
+            let defaults = Options::new(d.variant);
+            let has = |name: &str| d.options.contains(&name);
+            let options: Vec<Value> = d
+                .options
+                .iter()
+                .filter(|n| !matches!(**n, "players" | "sets"))
+                .map(|n| match option_values(n) {
+                    Some(values) => json!({"name": n, "values": values}),
+                    None => json!({"name": n, "number": defaults.value(n)}),
+                })
+                .collect();
             json!({
-                "name": v.name(),
-                "players": if *v == Variant::Chinese { vec![2, 3, 4, 6] } else { vec![2] },
+                "name": d.name,
+                "players": if has("players") { vec![2, 3, 4, 6] } else { vec![2] },
+                "sets": has("sets"),
                 "options": options,
             })
         })

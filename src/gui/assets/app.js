@@ -171,22 +171,30 @@ function buildGameOptions() {
     psel.appendChild(o);
   }
   if (v.players.map(String).includes(keep)) psel.value = keep;
-  const multi = v.players.length > 1;
-  $('players-label').hidden = !multi;
-  $('sets-label').hidden = !multi;
+  $('players-label').hidden = v.players.length < 2;
+  $('sets-label').hidden = !v.sets;
   const box = $('options');
   box.textContent = '';
   for (const opt of v.options) {
     const label = document.createElement('label');
     label.textContent = opt.name + ' ';
-    const sel = document.createElement('select');
-    sel.dataset.option = opt.name;
-    for (const val of opt.values) {
-      const o = document.createElement('option');
-      o.value = o.textContent = val;
-      sel.appendChild(o);
+    let input;
+    if (opt.values) {
+      input = document.createElement('select');
+      for (const val of opt.values) {
+        const o = document.createElement('option');
+        o.value = o.textContent = val;
+        input.appendChild(o);
+      }
+    } else {
+      input = document.createElement('input');
+      input.type = 'number';
+      input.min = 0;
+      input.value = opt.number;
+      input.className = 'option-number';
     }
-    label.appendChild(sel);
+    input.dataset.option = opt.name;
+    label.appendChild(input);
     box.appendChild(label);
   }
 }
@@ -271,13 +279,11 @@ function seatsChanged() {
 
 function newGameRequest() {
   const options = {};
-  for (const sel of $('options').querySelectorAll('select')) options[sel.dataset.option] = sel.value;
+  for (const input of $('options').querySelectorAll('[data-option]')) options[input.dataset.option] = input.value;
   const v = variantInfo($('variant').value);
   const req = { variant: v.name, options, seats: readSeats() };
-  if (v.players.length > 1) {
-    req.players = Number($('players').value);
-    req.sets = Number($('sets').value);
-  }
+  if (v.players.length > 1) req.players = Number($('players').value);
+  if (v.sets) req.sets = Number($('sets').value);
   return req;
 }
 
