@@ -6,6 +6,7 @@ pub mod cli;
 pub mod draughts;
 pub mod dxp;
 pub mod game;
+pub mod gui;
 pub mod protocol;
 pub mod search;
 pub mod session;

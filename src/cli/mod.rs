@@ -5,6 +5,7 @@
 pub mod analyse;
 pub mod bench;
 pub mod dxp;
+pub mod gui;
 pub mod matches;
 pub mod perft;
 
@@ -41,6 +42,8 @@ pub enum Command {
     Analyse(analyse::AnalyseArgs),
     /// Play international draughts over DamExchange (DXP) as follower or initiator (see docs/dxp.md).
     Dxp(dxp::DxpArgs),
+    /// Serve a local web page to play, analyse and watch every game (see docs/gui.md).
+    Gui(gui::GuiArgs),
 }
 
 /// The flags that choose a game, shared by every subcommand that takes one.
@@ -167,6 +170,7 @@ pub fn main_with_args(args: Vec<String>) -> ExitCode {
         Some(Command::Bench(a)) => bench::run(a),
         Some(Command::Analyse(a)) => analyse::run(a),
         Some(Command::Dxp(a)) => dxp::run(a),
+        Some(Command::Gui(a)) => gui::run(a),
     }
 }
 
