@@ -5,6 +5,7 @@ pub mod chinese;
 pub mod cli;
 pub mod draughts;
 pub mod game;
+pub mod learn;
 pub mod protocol;
 pub mod search;
 pub mod tournament;

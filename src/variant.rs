@@ -138,6 +138,8 @@ pub struct Options {
     /// Chinese checkers: end the game after this many moves per player
     /// (0 = unlimited).
     pub max_moves: u32,
+    /// Draughts: the evaluation (`eval`, `eval-file`).
+    pub eval: crate::draughts::weights::EvalChoice,
 }
 
 impl Default for Options {
@@ -153,6 +155,7 @@ impl Default for Options {
             unused_corners: UnusedCorners::Empty,
             spoiling: Spoiling::Swap,
             max_moves: 0,
+            eval: Default::default(),
         }
     }
 }
@@ -210,6 +213,9 @@ impl Options {
             "unused-corners" => self.unused_corners = value.parse()?,
             "spoiling" => self.spoiling = value.parse()?,
             "max-moves" => self.max_moves = number(value)?,
+            "eval" | "eval-file" => {
+                self.eval = crate::learn::parse_eval(self.variant, name.trim(), value)?
+            }
             _ => return Ok(false),
         }
         Ok(true)

@@ -3,8 +3,10 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod datagen;
 pub mod matches;
 pub mod perft;
+pub mod train;
 
 use crate::game::ParseError;
 use crate::variant::Options;
@@ -37,6 +39,10 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Search one position and print the best move, score and lines (for scripts).
     Analyse(analyse::AnalyseArgs),
+    /// Self-play training data for the pattern evaluation (docs/evaluation.md).
+    Datagen(Box<datagen::DatagenArgs>),
+    /// Fit the pattern evaluation's weights to datagen files (docs/evaluation.md).
+    Train(Box<train::TrainArgs>),
 }
 
 /// The flags that choose a game, shared by every subcommand that takes one.
@@ -56,6 +62,13 @@ pub struct GameArgs {
     /// unused-corners=empty|filled, spoiling=swap|fill|none, max-moves=N.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub option: Vec<String>,
+    /// Draughts evaluation: default (the shipped trained weights where
+    /// there are some, else the hand evaluation) or hand.
+    #[arg(long)]
+    pub eval: Option<String>,
+    /// Draughts: evaluate with the pattern weights in this file (from `salto train`).
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<std::path::PathBuf>,
 }
 
 impl GameArgs {
@@ -73,6 +86,12 @@ impl GameArgs {
                 .split_once('=')
                 .ok_or_else(|| ParseError(format!("option '{o}' is not of the form NAME=VALUE")))?;
             opts.set(name, value)?;
+        }
+        if let Some(e) = &self.eval {
+            opts.set("eval", e)?;
+        }
+        if let Some(f) = &self.eval_file {
+            opts.set("eval-file", &f.to_string_lossy())?;
         }
         opts.validate()?;
         Ok(opts)
@@ -160,6 +179,8 @@ pub fn main_with_args(args: Vec<String>) -> ExitCode {
         Some(Command::Match(a)) => matches::run(*a),
         Some(Command::Bench(a)) => bench::run(a),
         Some(Command::Analyse(a)) => analyse::run(a),
+        Some(Command::Datagen(a)) => datagen::run(*a),
+        Some(Command::Train(a)) => train::run(*a),
     }
 }
 

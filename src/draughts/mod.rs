@@ -16,9 +16,11 @@ pub mod geometry;
 pub mod hex;
 pub mod movegen;
 pub mod notation;
+pub mod pattern;
 pub mod position;
 pub mod rules;
 pub mod turkish;
+pub mod weights;
 
 pub use bitboard::Bitboard;
 pub use geometry::{Diagonal8, Diagonal10, Geometry};
@@ -39,6 +41,8 @@ pub struct Draughts<R: Rules> {
     pub draw_plies: u32,
     /// Print squares algebraically (variants with algebraic names only).
     pub algebraic: bool,
+    /// The pattern evaluation's weights; `None`: the hand evaluation.
+    pub weights: Option<&'static weights::Weights>,
     rules: PhantomData<R>,
 }
 
@@ -47,6 +51,7 @@ impl<R: Rules> Default for Draughts<R> {
         Draughts {
             draw_plies: 2 * R::DEFAULT_DRAW_MOVES,
             algebraic: false,
+            weights: weights::EvalChoice::Default.weights::<R>(),
             rules: PhantomData,
         }
     }
@@ -58,6 +63,7 @@ impl<R: Rules> Draughts<R> {
         Draughts {
             draw_plies: 2 * opts.draw_moves.unwrap_or(R::DEFAULT_DRAW_MOVES),
             algebraic: R::ALGEBRAIC && opts.notation == Notation::Algebraic,
+            weights: opts.eval.weights::<R>(),
             rules: PhantomData,
         }
     }
@@ -159,8 +165,12 @@ impl<R: Rules> Game for Draughts<R> {
         pos.window
     }
 
+    #[inline]
     fn evaluate(&self, pos: &Self::Position) -> Score {
-        eval::evaluate::<R>(pos)
+        match self.weights {
+            Some(w) => eval::evaluate_weights::<R>(pos, w),
+            None => eval::evaluate::<R>(pos),
+        }
     }
 
     fn parse_move(&self, pos: &Self::Position, text: &str) -> ParseResult<Self::Move> {
