@@ -232,6 +232,7 @@ pub fn embedded<R: Rules>() -> Option<&'static Weights> {
             include_bytes!("../../weights/international.bin"),
         ),
         ("english", include_bytes!("../../weights/english.bin")),
+        ("brazilian", include_bytes!("../../weights/brazilian.bin")),
     ];
     static PARSED: OnceLock<Vec<(&'static str, Weights)>> = OnceLock::new();
     let all = PARSED.get_or_init(|| {
