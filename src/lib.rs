@@ -7,6 +7,7 @@ pub mod draughts;
 pub mod dxp;
 pub mod game;
 pub mod gui;
+pub mod learn;
 pub mod protocol;
 pub mod search;
 pub mod session;

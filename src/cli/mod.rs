@@ -6,8 +6,10 @@ pub mod analyse;
 pub mod bench;
 pub mod dxp;
 pub mod gui;
+pub mod datagen;
 pub mod matches;
 pub mod perft;
+pub mod train;
 
 use crate::game::ParseError;
 use crate::variant::Options;
@@ -44,6 +46,10 @@ pub enum Command {
     Dxp(dxp::DxpArgs),
     /// Serve a local web page to play, analyse and watch every game (see docs/gui.md).
     Gui(gui::GuiArgs),
+    /// Self-play training data for the pattern evaluation (docs/evaluation.md).
+    Datagen(Box<datagen::DatagenArgs>),
+    /// Fit the pattern evaluation's weights to datagen files (docs/evaluation.md).
+    Train(Box<train::TrainArgs>),
 }
 
 /// The flags that choose a game, shared by every subcommand that takes one.
@@ -63,6 +69,13 @@ pub struct GameArgs {
     /// unused-corners=empty|filled, spoiling=swap|fill|none, max-moves=N.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub option: Vec<String>,
+    /// Draughts evaluation: default (the shipped trained weights where
+    /// there are some, else the hand evaluation) or hand.
+    #[arg(long)]
+    pub eval: Option<String>,
+    /// Draughts: evaluate with the pattern weights in this file (from `salto train`).
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<std::path::PathBuf>,
 }
 
 impl GameArgs {
@@ -80,6 +93,12 @@ impl GameArgs {
                 .split_once('=')
                 .ok_or_else(|| ParseError(format!("option '{o}' is not of the form NAME=VALUE")))?;
             opts.set(name, value)?;
+        }
+        if let Some(e) = &self.eval {
+            opts.set("eval", e)?;
+        }
+        if let Some(f) = &self.eval_file {
+            opts.set("eval-file", &f.to_string_lossy())?;
         }
         opts.validate()?;
         Ok(opts)
@@ -171,6 +190,8 @@ pub fn main_with_args(args: Vec<String>) -> ExitCode {
         Some(Command::Analyse(a)) => analyse::run(a),
         Some(Command::Dxp(a)) => dxp::run(a),
         Some(Command::Gui(a)) => gui::run(a),
+        Some(Command::Datagen(a)) => datagen::run(*a),
+        Some(Command::Train(a)) => train::run(*a),
     }
 }
 
