@@ -4,6 +4,7 @@
 pub mod chinese;
 pub mod cli;
 pub mod draughts;
+pub mod egdb;
 pub mod game;
 pub mod protocol;
 pub mod search;

@@ -44,6 +44,12 @@ pub struct AnalyseArgs {
     /// One JSON object per line.
     #[arg(long)]
     pub json: bool,
+    /// Endgame database root (as built by `salto egdb build --dir`).
+    #[arg(long, value_name = "DIR")]
+    pub egdb_path: Option<std::path::PathBuf>,
+    /// Probe the endgame database up to this many pieces (0 = off).
+    #[arg(long, default_value_t = 0)]
+    pub egdb_pieces: u32,
     /// The search for more than two players: paranoid, brs, maxn or greedy
     /// (greedy also with two players; otherwise ignored with two).
     #[arg(long, default_value_t = Algorithm::DEFAULT)]
@@ -174,6 +180,13 @@ impl GameVisitor for Analyse {
                 );
             }
         };
+        if let Some(wdl) = game.egdb_probe(&pos) {
+            if json {
+                println!("{{\"type\":\"egdb\",\"value\":\"{wdl}\"}}");
+            } else {
+                println!("egdb value={wdl}");
+            }
+        }
         let t0 = std::time::Instant::now();
         let r = searcher.search(&pos, &history, &limits, &control, &mut print_info);
         let secs = t0.elapsed().as_secs_f64();
@@ -213,6 +226,7 @@ impl GameVisitor for Analyse {
 }
 
 pub fn run(args: AnalyseArgs) -> ExitCode {
+    crate::egdb::configure(args.egdb_path.clone(), args.egdb_pieces);
     if args.threads == 0 || args.threads > 256 {
         return super::fail(format!(
             "threads {} is out of range (1..=256)",

@@ -3,6 +3,7 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod egdb;
 pub mod matches;
 pub mod perft;
 
@@ -37,6 +38,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Search one position and print the best move, score and lines (for scripts).
     Analyse(analyse::AnalyseArgs),
+    /// Build, check and list endgame databases (see docs/egdb.md).
+    Egdb(egdb::EgdbArgs),
 }
 
 /// The flags that choose a game, shared by every subcommand that takes one.
@@ -160,6 +163,7 @@ pub fn main_with_args(args: Vec<String>) -> ExitCode {
         Some(Command::Match(a)) => matches::run(*a),
         Some(Command::Bench(a)) => bench::run(a),
         Some(Command::Analyse(a)) => analyse::run(a),
+        Some(Command::Egdb(a)) => egdb::run(a),
     }
 }
 

@@ -449,6 +449,7 @@ impl<F: EngineFactory> Controller<F> {
             self.search_algorithm,
             Algorithm::names()
         ));
+        lines.extend(crate::egdb::hub_params());
         lines.push("wait".into());
         for l in lines {
             self.send(l);
@@ -457,6 +458,9 @@ impl<F: EngineFactory> Controller<F> {
 
     fn set_param(&mut self, name: &str, value: &str) -> Result<(), ParseError> {
         let lname = name.trim().to_ascii_lowercase();
+        if let Some(r) = crate::egdb::set_hub_param(&lname, value) {
+            return r.map_err(ParseError);
+        }
         let int = |lo: f64, hi: f64| -> Result<usize, ParseError> {
             Ok(command::parse_real(&lname, value)?.floor().max(lo).min(hi) as usize)
         };

@@ -479,6 +479,11 @@ impl<'a, G: Game> Worker<'a, G> {
             return SCORE_DRAW;
         }
         self.path.push(hash);
+        if ply > 0
+            && let Some(wdl) = game.egdb_probe(pos)
+        {
+            return crate::egdb::score(wdl, clamp_eval(game.evaluate(pos)));
+        }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiesce_node(pos, alpha, beta, ply);
         }
@@ -683,7 +688,11 @@ impl<'a, G: Game> Worker<'a, G> {
         if !game.is_unstable(pos) || ply >= MAX_PLY - 1 {
             self.leaf_ply_sum += ply as u64;
             self.leaf_count += 1;
-            return clamp_eval(game.evaluate(pos));
+            let eval = clamp_eval(game.evaluate(pos));
+            return match game.egdb_probe(pos) {
+                Some(wdl) if ply > 0 => crate::egdb::score(wdl, eval),
+                _ => eval,
+            };
         }
         let mut moves: MoveList<G::Move> = MoveList::new();
         game.generate(pos, &mut moves);
