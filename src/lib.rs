@@ -8,6 +8,7 @@ pub mod egdb;
 pub mod game;
 pub mod protocol;
 pub mod search;
+pub mod session;
 pub mod tournament;
 pub mod variant;
 

@@ -1,10 +1,19 @@
-//! Choosing a game at run time: the variant name and options as the protocol
-//! and the command line give them, and the one place where a name becomes a
-//! monomorphised [`Game`].
+//! Choosing a game at run time: the variant descriptors (every fact about a
+//! variant that the protocol, the command line, the bench and the match
+//! runner need, in one table), the options as the protocol and the command
+//! line give them, and the one place where a name becomes a monomorphised
+//! [`Game`].
 
+use crate::chinese::ChineseOptions;
+use crate::draughts::{
+    Brazilian, DraughtsOptions, English, Hex, International, Rules, Spanish, Turkish,
+};
 use crate::game::{Game, ParseError, ParseResult};
 use std::fmt;
 use std::str::FromStr;
+
+pub use crate::chinese::{ForeignCorners, Spoiling, UnusedCorners};
+pub use crate::draughts::{Notation, TurkishPromotion};
 
 /// The games Salto plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -18,6 +27,156 @@ pub enum Variant {
     Chinese,
 }
 
+/// Everything about a variant that is not its rules: names, defaults, PDN,
+/// bench positions. [`DESCRIPTORS`] holds one per [`Variant`], in order.
+#[derive(Debug)]
+pub struct Descriptor {
+    pub variant: Variant,
+    /// The canonical name ([`Game::name`]).
+    pub name: &'static str,
+    /// The name `hub` announces and the match runner sends (Scan's
+    /// `normal` for international).
+    pub hub_name: &'static str,
+    /// Further names accepted on input, besides `name` and `hub_name`.
+    pub aliases: &'static [&'static str],
+    /// The move-count draw rule's default in moves by each side, from the
+    /// rule set's `Rules::DEFAULT_DRAW_MOVES` (0: no such rule).
+    pub draw_moves: u32,
+    /// Repetition is a draw (rules.md: every two-sided game).
+    pub repetition_draw: bool,
+    /// PDN's `GameType` number, when PDN has one.
+    pub pdn_game_type: Option<u32>,
+    /// PDN result tokens: first player wins, second wins, draw.
+    pub pdn_results: [&'static str; 3],
+    /// Hand-set bench positions (FEN), besides the start and the
+    /// played-out ones.
+    pub bench_fens: &'static [&'static str],
+    /// The bench depth (chosen so that the whole bench takes seconds).
+    pub bench_depth: u32,
+    /// The `set-param` options that change this game, besides `variant`.
+    pub options: &'static [&'static str],
+}
+
+const PDN_RESULTS: [&str; 3] = ["1-0", "0-1", "1/2-1/2"];
+const DRAUGHTS_OPTIONS: &[&str] = &["draw-moves"];
+
+/// One descriptor per variant, in the order of [`Variant`].
+pub static DESCRIPTORS: [Descriptor; 7] = [
+    Descriptor {
+        variant: Variant::International,
+        name: International::NAME,
+        hub_name: "normal",
+        aliases: &["10x10"],
+        draw_moves: International::DEFAULT_DRAW_MOVES,
+        repetition_draw: true,
+        pdn_game_type: Some(20),
+        pdn_results: ["2-0", "0-2", "1-1"],
+        bench_fens: &[
+            // Opening and middlegames.
+            "W:W27,28,32,33,34,35,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,16,17,18,19,20,23",
+            "B:W25,27,28,30,32,33,34,35,37,38,39,40,43,44,45,48:B3,7,8,9,12,13,14,15,16,17,18,19,20,21,22,23",
+            "W:W24,27,28,29,31,32,33,35,36,38,39,42,43,47:B4,6,8,9,11,12,13,14,16,17,18,19,22,23",
+            "W:W26,31,32,33,37,38,43:B8,12,13,17,18,19,22",
+            // Endgames, with and without kings.
+            "W:W32,36,41:B10,15,19",
+            "W:WK46,33,38:B9,K5",
+            "B:WK28,35:BK3,17,4",
+        ],
+        bench_depth: 9,
+        options: DRAUGHTS_OPTIONS,
+    },
+    Descriptor {
+        variant: Variant::Brazilian,
+        name: Brazilian::NAME,
+        hub_name: Brazilian::NAME,
+        aliases: &[],
+        draw_moves: Brazilian::DEFAULT_DRAW_MOVES,
+        repetition_draw: true,
+        pdn_game_type: Some(26),
+        pdn_results: PDN_RESULTS,
+        bench_fens: &[],
+        bench_depth: 11,
+        options: DRAUGHTS_OPTIONS,
+    },
+    Descriptor {
+        variant: Variant::English,
+        name: English::NAME,
+        hub_name: English::NAME,
+        aliases: &["american", "checkers"],
+        draw_moves: English::DEFAULT_DRAW_MOVES,
+        repetition_draw: true,
+        pdn_game_type: Some(21),
+        pdn_results: PDN_RESULTS,
+        bench_fens: &[
+            "B:W18,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,15",
+            "W:W17,21,22,24,25,27,28,30:B2,3,5,6,9,11,12,14",
+            "W:WK10,22,27:B3,K25,12",
+        ],
+        bench_depth: 11,
+        options: DRAUGHTS_OPTIONS,
+    },
+    Descriptor {
+        variant: Variant::Spanish,
+        name: Spanish::NAME,
+        hub_name: Spanish::NAME,
+        aliases: &[],
+        draw_moves: Spanish::DEFAULT_DRAW_MOVES,
+        repetition_draw: true,
+        pdn_game_type: Some(24),
+        pdn_results: PDN_RESULTS,
+        bench_fens: &[],
+        bench_depth: 11,
+        options: DRAUGHTS_OPTIONS,
+    },
+    Descriptor {
+        variant: Variant::Turkish,
+        name: Turkish::NAME,
+        hub_name: Turkish::NAME,
+        aliases: &[],
+        draw_moves: Turkish::DEFAULT_DRAW_MOVES,
+        repetition_draw: true,
+        pdn_game_type: Some(30),
+        pdn_results: PDN_RESULTS,
+        bench_fens: &[],
+        bench_depth: 8,
+        options: &["turkish-promotion", "draw-moves"],
+    },
+    Descriptor {
+        variant: Variant::Hex,
+        name: Hex::NAME,
+        hub_name: Hex::NAME,
+        aliases: &["hexagonal"],
+        draw_moves: Hex::DEFAULT_DRAW_MOVES,
+        repetition_draw: true,
+        pdn_game_type: None,
+        pdn_results: PDN_RESULTS,
+        bench_fens: &[],
+        bench_depth: 8,
+        options: DRAUGHTS_OPTIONS,
+    },
+    Descriptor {
+        variant: Variant::Chinese,
+        name: "chinese",
+        hub_name: "chinese",
+        aliases: &[],
+        draw_moves: 0,
+        // rules.md: no draw rule; `max-moves` ends endless games.
+        repetition_draw: false,
+        pdn_game_type: None,
+        pdn_results: PDN_RESULTS,
+        bench_fens: &[],
+        bench_depth: 5,
+        options: &[
+            "players",
+            "sets",
+            "foreign-corners",
+            "unused-corners",
+            "spoiling",
+            "max-moves",
+        ],
+    },
+];
+
 impl Variant {
     pub const ALL: [Variant; 7] = [
         Variant::International,
@@ -29,18 +188,27 @@ impl Variant {
         Variant::Chinese,
     ];
 
+    /// The variant's descriptor.
+    pub fn descriptor(self) -> &'static Descriptor {
+        &DESCRIPTORS[self as usize]
+    }
+
     /// The canonical name (the protocol's, with `normal` for international
     /// accepted on input).
     pub fn name(self) -> &'static str {
-        match self {
-            Variant::International => "international",
-            Variant::Brazilian => "brazilian",
-            Variant::English => "english",
-            Variant::Spanish => "spanish",
-            Variant::Turkish => "turkish",
-            Variant::Hex => "hex",
-            Variant::Chinese => "chinese",
+        self.descriptor().name
+    }
+
+    /// The names `variant` accepts, blank-separated, as `hub` lists them.
+    pub fn hub_names() -> String {
+        let mut names = Vec::new();
+        for d in &DESCRIPTORS {
+            if d.hub_name != d.name {
+                names.push(d.hub_name);
+            }
+            names.push(d.name);
         }
+        names.join(" ")
     }
 }
 
@@ -54,69 +222,18 @@ impl FromStr for Variant {
     type Err = ParseError;
     fn from_str(s: &str) -> ParseResult<Self> {
         let lower = s.trim().to_ascii_lowercase();
-        Ok(match lower.as_str() {
-            "normal" | "international" | "10x10" => Variant::International,
-            "brazilian" => Variant::Brazilian,
-            "english" | "american" | "checkers" => Variant::English,
-            "spanish" => Variant::Spanish,
-            "turkish" => Variant::Turkish,
-            "hex" | "hexagonal" => Variant::Hex,
-            "chinese" => Variant::Chinese,
-            _ => {
-                return Err(ParseError(format!(
-                    "unknown variant '{s}' (expected one of: normal international brazilian english spanish turkish hex chinese)"
-                )));
-            }
-        })
+        DESCRIPTORS
+            .iter()
+            .find(|d| d.name == lower || d.hub_name == lower || d.aliases.contains(&lower.as_str()))
+            .map(|d| d.variant)
+            .ok_or_else(|| {
+                ParseError(format!(
+                    "unknown variant '{s}' (expected one of: {})",
+                    Variant::hub_names()
+                ))
+            })
     }
 }
-
-/// A choice among a few named values, parsed case-insensitively.
-macro_rules! named_enum {
-    ($(#[$m:meta])* $name:ident { $($var:ident = $text:literal),+ $(,)? }) => {
-        $(#[$m])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum $name { $($var),+ }
-        impl $name {
-            pub const NAMES: &'static [&'static str] = &[$($text),+];
-            pub fn name(self) -> &'static str { match self { $($name::$var => $text),+ } }
-        }
-        impl FromStr for $name {
-            type Err = ParseError;
-            fn from_str(s: &str) -> ParseResult<Self> {
-                match s.trim().to_ascii_lowercase().as_str() {
-                    $($text => Ok($name::$var),)+
-                    _ => Err(ParseError(format!(
-                        "bad value '{}' (expected one of: {})", s, Self::NAMES.join(" ")))),
-                }
-            }
-        }
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { f.write_str(self.name()) }
-        }
-    };
-}
-
-named_enum!(
-    /// Turkish promotion: at the end of the move, or at once mid-capture.
-    TurkishPromotion { End = "end", Immediate = "immediate" }
-);
-named_enum!(
-    /// How squares are printed: numbers, or algebraic (brazilian, turkish).
-    Notation { Numeric = "numeric", Algebraic = "algebraic" }
-);
-named_enum!(
-    /// Chinese checkers: may a peg end its move in a foreign corner?
-    ForeignCorners { Pass = "pass", Stop = "stop" }
-);
-named_enum!(
-    /// Chinese checkers: what the corners no one plays hold.
-    UnusedCorners { Empty = "empty", Filled = "filled" }
-);
-named_enum!(
-    /// Chinese checkers: the rule against pegs that block a target corner.
-    Spoiling { Swap = "swap", Fill = "fill", None = "none" }
-);
 
 /// Everything that selects a game: the variant and its options. The
 /// protocol's `set-param` and the command line's flags fill this in.
@@ -142,17 +259,18 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
+        let (d, c) = (DraughtsOptions::default(), ChineseOptions::default());
         Options {
             variant: Variant::International,
             turkish_promotion: TurkishPromotion::End,
-            notation: Notation::Numeric,
-            draw_moves: None,
-            players: 2,
-            sets: 1,
-            foreign_corners: ForeignCorners::Pass,
-            unused_corners: UnusedCorners::Empty,
-            spoiling: Spoiling::Swap,
-            max_moves: 0,
+            notation: d.notation,
+            draw_moves: d.draw_moves,
+            players: c.players,
+            sets: c.sets,
+            foreign_corners: c.foreign_corners,
+            unused_corners: c.unused_corners,
+            spoiling: c.spoiling,
+            max_moves: c.max_moves,
         }
     }
 }
@@ -228,16 +346,62 @@ impl Options {
     /// sets is not a game).
     pub fn validate(&self) -> ParseResult<()> {
         if self.variant == Variant::Chinese {
-            match (self.players, self.sets) {
-                (2, 1) | (3, 1) | (4, 1) | (6, 1) | (3, 2) | (2, 3) => {}
-                (p, s) => {
-                    return Err(ParseError(format!(
-                        "chinese checkers cannot be played by {p} players with {s} sets each (players 2, 3, 4 or 6 with sets=1; players=3 sets=2; players=2 sets=3)"
-                    )));
-                }
-            }
+            crate::chinese::Chinese::new(self.chinese())?;
         }
         Ok(())
+    }
+
+    /// The options of a draughts game.
+    pub fn draughts(&self) -> DraughtsOptions {
+        DraughtsOptions {
+            draw_moves: self.draw_moves,
+            notation: self.notation,
+        }
+    }
+
+    /// The options of chinese checkers.
+    pub fn chinese(&self) -> ChineseOptions {
+        ChineseOptions {
+            players: self.players,
+            sets: self.sets,
+            foreign_corners: self.foreign_corners,
+            unused_corners: self.unused_corners,
+            spoiling: self.spoiling,
+            max_moves: self.max_moves,
+        }
+    }
+
+    /// The value of one option by its protocol name, as `set-param` takes
+    /// it (`draw-moves` is the variant's default when not set).
+    pub fn value(&self, name: &str) -> Option<String> {
+        Some(match name {
+            "variant" => self.variant.descriptor().hub_name.to_string(),
+            "turkish-promotion" => self.turkish_promotion.to_string(),
+            "notation" => self.notation.to_string(),
+            "draw-moves" => self
+                .draw_moves
+                .unwrap_or(self.variant.descriptor().draw_moves)
+                .to_string(),
+            "players" => self.players.to_string(),
+            "sets" => self.sets.to_string(),
+            "foreign-corners" => self.foreign_corners.to_string(),
+            "unused-corners" => self.unused_corners.to_string(),
+            "spoiling" => self.spoiling.to_string(),
+            "max-moves" => self.max_moves.to_string(),
+            _ => return None,
+        })
+    }
+}
+
+impl From<&Options> for DraughtsOptions {
+    fn from(o: &Options) -> Self {
+        o.draughts()
+    }
+}
+
+impl From<&Options> for ChineseOptions {
+    fn from(o: &Options) -> Self {
+        o.chinese()
     }
 }
 
@@ -250,20 +414,48 @@ pub trait GameVisitor {
 
 /// Builds the game the options select and hands it to `visitor`.
 pub fn dispatch<V: GameVisitor>(opts: &Options, visitor: V) -> ParseResult<V::Output> {
-    use crate::draughts::{
-        Brazilian, Draughts, English, Hex, International, Spanish, Turkish, TurkishImmediate,
-    };
+    use crate::draughts::{Draughts, TurkishImmediate};
     opts.validate()?;
+    let d = opts.draughts();
     match opts.variant {
-        Variant::International => Ok(visitor.visit(Draughts::<International>::new(opts))),
-        Variant::Brazilian => Ok(visitor.visit(Draughts::<Brazilian>::new(opts))),
-        Variant::English => Ok(visitor.visit(Draughts::<English>::new(opts))),
-        Variant::Spanish => Ok(visitor.visit(Draughts::<Spanish>::new(opts))),
+        Variant::International => Ok(visitor.visit(Draughts::<International>::new(d))),
+        Variant::Brazilian => Ok(visitor.visit(Draughts::<Brazilian>::new(d))),
+        Variant::English => Ok(visitor.visit(Draughts::<English>::new(d))),
+        Variant::Spanish => Ok(visitor.visit(Draughts::<Spanish>::new(d))),
         Variant::Turkish => Ok(match opts.turkish_promotion {
-            TurkishPromotion::End => visitor.visit(Draughts::<Turkish>::new(opts)),
-            TurkishPromotion::Immediate => visitor.visit(Draughts::<TurkishImmediate>::new(opts)),
+            TurkishPromotion::End => visitor.visit(Draughts::<Turkish>::new(d)),
+            TurkishPromotion::Immediate => visitor.visit(Draughts::<TurkishImmediate>::new(d)),
         }),
-        Variant::Hex => Ok(visitor.visit(Draughts::<Hex>::new(opts))),
-        Variant::Chinese => Ok(visitor.visit(crate::chinese::Chinese::new(opts)?)),
+        Variant::Hex => Ok(visitor.visit(Draughts::<Hex>::new(d))),
+        Variant::Chinese => Ok(visitor.visit(crate::chinese::Chinese::new(opts.chinese())?)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptors_are_in_variant_order_and_named_like_their_games() {
+        struct Name;
+        impl GameVisitor for Name {
+            type Output = &'static str;
+            fn visit<G: Game>(self, game: G) -> &'static str {
+                game.name()
+            }
+        }
+        for v in Variant::ALL {
+            let d = v.descriptor();
+            assert_eq!(d.variant, v);
+            assert_eq!(dispatch(&Options::new(v), Name), Ok(d.name));
+            assert_eq!(d.hub_name.parse::<Variant>(), Ok(v));
+            for a in d.aliases {
+                assert_eq!(a.parse::<Variant>(), Ok(v));
+            }
+        }
+        assert_eq!(
+            Variant::hub_names(),
+            "normal international brazilian english spanish turkish hex chinese"
+        );
     }
 }

@@ -5,7 +5,7 @@
 use salto::chinese::board::{BOARD, HOLES, bit};
 use salto::chinese::{Chinese, Move, Position};
 use salto::game::{Game, MoveList, Outcome, SCORE_WIN, SCORE_WIN_MIN};
-use salto::search::multi::{Algorithm, GameSearcher};
+use salto::search::{Algorithm, Searcher};
 use salto::search::{Control, Limits, SearchResult};
 use salto::{Options, Variant};
 
@@ -24,7 +24,7 @@ fn holes(numbers: &[usize]) -> u128 {
 }
 
 fn search(g: Chinese, a: Algorithm, pos: &Position, limits: Limits) -> SearchResult<Move> {
-    let mut s = GameSearcher::new(g, 4, 1);
+    let mut s = Searcher::new(g, 4, 1);
     s.set_algorithm(a);
     s.search(pos, &[], &limits, &Control::new(), &mut |_| {})
 }
@@ -176,7 +176,7 @@ fn check_line(g: &Chinese, pos: &Position, line: &[Move]) {
 /// `a` on a small node budget; every move and every line must be legal,
 /// and the hash right.
 fn self_play(g: Chinese, a: Algorithm, plies: usize, nodes: u64) -> usize {
-    let mut s = GameSearcher::new(g, 4, 1);
+    let mut s = Searcher::new(g, 4, 1);
     s.set_algorithm(a);
     let mut pos = g.start();
     let limits = Limits {
@@ -219,7 +219,7 @@ fn long_self_play_stays_legal_for_every_search_player_count_and_option() {
     // Two players: greedy is the only algorithm that changes anything.
     let g = game(&[]);
     self_play(g, Algorithm::Greedy, 200, 1);
-    let mut s = GameSearcher::new(g, 4, 1);
+    let mut s = Searcher::new(g, 4, 1);
     for a in SEARCHES {
         s.set_algorithm(a);
         assert_eq!(s.effective_algorithm(), None);

@@ -429,10 +429,17 @@ fn one_legal_move_under_a_clock_is_answered_at_once() {
         time: Some(100.0),
         ..Limits::default()
     };
-    let t = Instant::now();
-    let (r, _) = search(g, &g.at(2, 0), &[], &limits, 1);
-    assert_eq!(r.best, Some(4));
-    assert!(t.elapsed() < Duration::from_millis(50));
+    let mut fastest = Duration::MAX;
+    for _ in 0..TIMING_RUNS {
+        let t = Instant::now();
+        let (r, _) = search(g, &g.at(2, 0), &[], &limits, 1);
+        assert_eq!(r.best, Some(4));
+        fastest = fastest.min(t.elapsed());
+        if fastest < Duration::from_millis(50) {
+            break;
+        }
+    }
+    assert!(fastest < Duration::from_millis(50), "{fastest:?}");
 }
 
 #[test]

@@ -75,22 +75,16 @@ pub struct Board {
     pub coord: [(i8, i8); HOLES],
     /// The neighbour of each hole in each direction, or [`NONE`].
     pub neighbour: [[u8; 6]; HOLES],
-    /// The jumps from each hole: (hole jumped over, landing hole), only those
-    /// whose landing hole is on the board, packed at the front.
-    pub jumps: [[(u8, u8); 6]; HOLES],
-    /// How many entries of `jumps` are used.
-    pub num_jumps: [u8; HOLES],
-    /// The jumps from each hole in all six directions; a jump off the board
-    /// is (`OFF`, `OFF`), whose hole to jump over is never occupied in a
-    /// byte board of 128 cells. The move generator's hot loop runs over
-    /// these six entries without a count.
+    /// The jumps from each hole: (hole jumped over, landing hole), those
+    /// whose landing hole is on the board packed at the front, then
+    /// (`OFF`, `OFF`), whose hole to jump over is never occupied in a byte
+    /// board of 128 cells. The move generator's hot loop runs over these six
+    /// entries without a count.
     pub jumps6: [[(u8, u8); 6]; HOLES],
     /// The holes adjacent to each hole, as a mask.
     pub adjacent: [u128; HOLES],
     /// The holes of each corner A..F.
     pub corner: [u128; 6],
-    /// The corner of each hole (0..6), or 6 in the central hexagon.
-    pub corner_index: [u8; HOLES],
     /// The distance of each hole to the tip of each corner.
     pub tip_distance: [[u8; HOLES]; 6],
 }
@@ -123,17 +117,15 @@ const fn build() -> Board {
     }
     assert!(n == HOLES);
     let mut neighbour = [[NONE; 6]; HOLES];
-    let mut jumps = [[(NONE, NONE); 6]; HOLES];
-    let mut num_jumps = [0u8; HOLES];
     let mut jumps6 = [[(OFF, OFF); 6]; HOLES];
     let mut adjacent = [0u128; HOLES];
     let mut corner = [0u128; 6];
-    let mut corner_index = [6u8; HOLES];
     let mut tip_distance = [[0u8; HOLES]; 6];
     let mut i = 0;
     while i < HOLES {
         let (q, r) = (coord[i].0 as i32, coord[i].1 as i32);
         let mut d = 0;
+        let mut num_jumps = 0;
         while d < 6 {
             let (dq, dr) = DIRS[d];
             if on_board(q + dq, r + dr) {
@@ -142,15 +134,13 @@ const fn build() -> Board {
                 adjacent[i] |= 1u128 << over;
                 if on_board(q + 2 * dq, r + 2 * dr) {
                     let land = index_of(&coord, q + 2 * dq, r + 2 * dr);
-                    jumps[i][num_jumps[i] as usize] = (over, land);
-                    jumps6[i][num_jumps[i] as usize] = (over, land);
-                    num_jumps[i] += 1;
+                    jumps6[i][num_jumps] = (over, land);
+                    num_jumps += 1;
                 }
             }
             d += 1;
         }
         let c = corner_of(q, r);
-        corner_index[i] = c as u8;
         if c < 6 {
             corner[c] |= 1u128 << i;
         }
@@ -164,12 +154,9 @@ const fn build() -> Board {
     Board {
         coord,
         neighbour,
-        jumps,
-        num_jumps,
         jumps6,
         adjacent,
         corner,
-        corner_index,
         tip_distance,
     }
 }
@@ -258,8 +245,7 @@ mod tests {
                     assert_eq!(b.neighbour[n as usize][d ^ 1], i as u8);
                 }
             }
-            for k in 0..b.num_jumps[i] as usize {
-                let (over, land) = b.jumps[i][k];
+            for &(over, land) in b.jumps6[i].iter().filter(|j| j.0 != OFF) {
                 assert!(b.adjacent[i] & bit(over as usize) != 0);
                 assert!(b.adjacent[land as usize] & bit(over as usize) != 0);
                 assert!(b.adjacent[i] & bit(land as usize) == 0);

@@ -26,10 +26,10 @@
 //! closest to winning. Summed over all players this is never positive,
 //! which max^n's shallow pruning relies on (src/search/multi/maxn.rs).
 
+use super::Spoiling;
 use super::board::{BOARD, Bits, opposite};
 use super::position::{Chinese, Position};
 use crate::game::Score;
-use crate::variant::Spoiling;
 
 /// The value of one hole of distance, in centi-men.
 pub const STEP: Score = 10;
@@ -164,12 +164,13 @@ impl Chinese {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
 
     #[test]
     fn start_is_balanced_and_home_is_zero() {
         for (p, s) in [(2, 1), (3, 1), (4, 1), (6, 1), (2, 3), (3, 2)] {
             let g = Chinese::with_players(p, s).unwrap();
-            let pos = g.start_position();
+            let pos = g.start();
             for pl in 0..p as usize {
                 assert_eq!(g.evaluate_player(&pos, pl), 0);
                 // A set at its start: 16 + 2*15 + 3*14 + 4*13 = 140 from the target tip.
@@ -191,20 +192,22 @@ mod tests {
     #[test]
     fn a_peg_moved_forward_improves_its_players_score() {
         let g = Chinese::with_players(2, 1).unwrap();
-        let pos = g.start_position();
+        let pos = g.start();
         // Every first move leaves the corner towards the target.
         let mut list = crate::game::MoveList::new();
-        g.generate_moves(&pos, &mut list);
-        let after = g.play_move(&pos, list[0]);
+        g.generate(&pos, &mut list);
+        let after = g.play(&pos, list[0]);
         assert!(g.evaluate_player(&after, 0) > 0);
         assert!(g.evaluate_player(&after, 1) < 0);
     }
 
     fn game(players: u8, spoiling: &str) -> Chinese {
-        let mut o = crate::variant::Options::new(crate::variant::Variant::Chinese);
-        o.players = players;
-        o.set("spoiling", spoiling).expect("a spoiling value");
-        Chinese::new(&o).expect("a game")
+        let o = crate::chinese::ChineseOptions {
+            players,
+            spoiling: spoiling.parse().expect("a spoiling value"),
+            ..Default::default()
+        };
+        Chinese::new(o).expect("a game")
     }
 
     /// Two players: set A has nine pegs in D (hole 112 free) and one on
@@ -233,7 +236,7 @@ mod tests {
         // At the start, set D fills A's target corner (and A stands in D's).
         let extra = |s: &str| {
             let g = game(2, s);
-            let pos = g.start_position();
+            let pos = g.start();
             g.badness(&pos, 0) - g.distance_to_home(&pos, 0)
         };
         let (swap, none, fill) = (extra("swap"), extra("none"), extra("fill"));
@@ -247,11 +250,13 @@ mod tests {
         use crate::game::{Game, MoveList};
         for (players, sets) in [(3, 1), (4, 1), (6, 1), (3, 2)] {
             for spoiling in ["swap", "none", "fill"] {
-                let mut o = crate::variant::Options::new(crate::variant::Variant::Chinese);
-                o.players = players;
-                o.sets = sets;
-                o.set("spoiling", spoiling).expect("a spoiling value");
-                let g = Chinese::new(&o).expect("a game");
+                let o = crate::chinese::ChineseOptions {
+                    players,
+                    sets,
+                    spoiling: spoiling.parse().expect("a spoiling value"),
+                    ..Default::default()
+                };
+                let g = Chinese::new(o).expect("a game");
                 let mut pos = g.start();
                 let mut list = MoveList::new();
                 for ply in 0..300u64 {

@@ -2,9 +2,12 @@
 //! players with 2 sets, 2 players with 3 sets), with the house rules of
 //! rules.md: `foreign-corners`, `unused-corners`, `spoiling`, `max-moves`.
 //!
+//! - this file: the option types ([`ChineseOptions`]) and the [`Game`]
+//!   implementation itself: the start, making moves, the hash, the end of
+//!   the game and the ranking distance.
 //! - [`board`]: geometry tables built at compile time.
-//! - [`position`]: the game with its options ([`Chinese`]), positions,
-//!   moves, the hash and the end of the game.
+//! - [`position`]: the game built from its options ([`Chinese`]),
+//!   positions, moves, the Zobrist keys and the home test.
 //! - [`movegen`]: steps, jump chains, the home rule, foreign corners, swaps,
 //!   the forced pass.
 //! - [`notation`]: moves, the Hub position string, the FEN-like form.
@@ -20,7 +23,51 @@ pub mod position;
 
 pub use position::{Chinese, Move, MoveKind, Position};
 
+use board::{BOARD, bit, opposite};
+use position::{NO_PLAYER, peg_key, turn_key};
+
+use crate::game::text::named_enum;
 use crate::game::{Game, MoveList, Outcome, ParseResult, Score};
+
+named_enum!(
+    /// May a peg end its move in a foreign corner?
+    ForeignCorners { Pass = "pass", Stop = "stop" }
+);
+named_enum!(
+    /// What the corners no one plays hold.
+    UnusedCorners { Empty = "empty", Filled = "filled" }
+);
+named_enum!(
+    /// The rule against pegs that block a target corner.
+    Spoiling { Swap = "swap", Fill = "fill", None = "none" }
+);
+
+/// The options of chinese checkers (rules.md, "Chinese checkers").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChineseOptions {
+    /// 2, 3, 4 or 6.
+    pub players: u8,
+    /// Sets per player (1; 2 with 3 players; 3 with 2).
+    pub sets: u8,
+    pub foreign_corners: ForeignCorners,
+    pub unused_corners: UnusedCorners,
+    pub spoiling: Spoiling,
+    /// End the game after this many moves per player (0 = unlimited).
+    pub max_moves: u32,
+}
+
+impl Default for ChineseOptions {
+    fn default() -> Self {
+        ChineseOptions {
+            players: 2,
+            sets: 1,
+            foreign_corners: ForeignCorners::Pass,
+            unused_corners: UnusedCorners::Empty,
+            spoiling: Spoiling::Swap,
+            max_moves: 0,
+        }
+    }
+}
 
 impl Game for Chinese {
     type Position = Position;
@@ -30,8 +77,22 @@ impl Game for Chinese {
         "chinese"
     }
 
+    /// The start position: each set in its corner, neutral pegs in the
+    /// unused corners under `unused-corners=filled`, the player in corner A
+    /// to move.
     fn start(&self) -> Position {
-        self.start_position()
+        let mut sets = [0u128; 6];
+        for (c, s) in sets.iter_mut().enumerate() {
+            if self.owner[c] != NO_PLAYER {
+                *s = BOARD.corner[c];
+            }
+        }
+        let neutral = if self.unused == UnusedCorners::Filled {
+            self.unused_mask
+        } else {
+            0
+        };
+        self.make_position(sets, neutral, 0)
     }
 
     fn num_players(&self) -> usize {
@@ -45,15 +106,41 @@ impl Game for Chinese {
     /// Legal moves; an explicit pass when the player has none; empty only
     /// when the game is over.
     fn generate(&self, pos: &Position, out: &mut MoveList<Move>) {
-        self.generate_moves(pos, out)
+        movegen::generate(self, pos, out)
     }
 
     fn count_moves(&self, pos: &Position) -> u64 {
-        self.count_legal(pos)
+        movegen::count_moves(self, pos)
     }
 
+    /// The position after `mv` (which must be legal).
     fn play(&self, pos: &Position, mv: Move) -> Position {
-        self.play_move(pos, mv)
+        let mut p = *pos;
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        match mv.kind {
+            MoveKind::Pass => {}
+            MoveKind::Normal => {
+                if let Some(c) = self.set_at(pos, from) {
+                    let m = bit(from) | bit(to);
+                    p.sets[c] ^= m;
+                    p.occ ^= m;
+                    p.hash ^= peg_key(c, from) ^ peg_key(c, to);
+                }
+            }
+            MoveKind::Swap => {
+                if let (Some(c), Some(v)) = (self.set_at(pos, from), self.set_at(pos, to)) {
+                    let m = bit(from) | bit(to);
+                    p.sets[c] ^= m;
+                    p.sets[v] ^= m;
+                    p.hash ^= peg_key(c, from) ^ peg_key(c, to) ^ peg_key(v, from) ^ peg_key(v, to);
+                }
+            }
+        }
+        let next = (pos.to_move as usize + 1) % self.players as usize;
+        p.hash ^= turn_key(pos.to_move as usize) ^ turn_key(next);
+        p.to_move = next as u8;
+        p.plies = pos.plies.saturating_add(1);
+        p
     }
 
     fn hash(&self, pos: &Position) -> u64 {
@@ -61,7 +148,16 @@ impl Game for Chinese {
     }
 
     fn hash_from_scratch(&self, pos: &Position) -> u64 {
-        self.compute_hash(pos)
+        let mut h = turn_key(pos.to_move as usize);
+        for (c, &s) in pos.sets.iter().enumerate() {
+            for i in board::Bits(s) {
+                h ^= peg_key(c, i);
+            }
+        }
+        for i in board::Bits(pos.neutral) {
+            h ^= peg_key(6, i);
+        }
+        h
     }
 
     /// No captures: nothing is noisy.
@@ -73,18 +169,59 @@ impl Game for Chinese {
         false
     }
 
+    /// The end of the game: the player who just moved is checked first, then
+    /// the others in turn order; the first with all sets home wins. Under
+    /// `max-moves` the game ends unresolved (reported as a draw) once every
+    /// player has made that many moves.
     fn outcome(&self, pos: &Position) -> Option<Outcome> {
-        self.game_outcome(pos)
+        let n = self.players as usize;
+        let mover = (pos.to_move as usize + n - 1) % n;
+        for i in 0..n {
+            let p = (mover + i) % n;
+            if self.has_won(pos, p) {
+                return Some(Outcome::Win(p));
+            }
+        }
+        if self.max_moves > 0 && pos.plies as u64 >= self.max_moves as u64 * n as u64 {
+            return Some(Outcome::Draw);
+        }
+        None
+    }
+
+    /// The distance to home that ranks the players of an unfinished game
+    /// (rules.md, `max-moves`): the sum over the player's pegs of the
+    /// distance to the farthest free target hole. A peg already in its
+    /// target corner counts 0 (the home rule keeps it there); any other peg
+    /// counts the hex distance to the farthest hole of its set's target
+    /// corner that the set's own pegs do not hold (holes held by other
+    /// players count as free: they can be swapped or must be vacated). A
+    /// player whose sets are all home has distance 0.
+    fn distance_to_win(&self, pos: &Position, p: usize) -> Option<u32> {
+        let mut total = 0u32;
+        let mut s = self.player_sets[p];
+        while s != 0 {
+            let c = s.trailing_zeros() as usize;
+            s &= s - 1;
+            let target = BOARD.corner[opposite(c)];
+            let free = target & !pos.sets[c];
+            for h in board::Bits(pos.sets[c] & !target) {
+                let from = BOARD.coord[h];
+                let far = board::Bits(free)
+                    .map(|t| {
+                        let to = BOARD.coord[t];
+                        board::distance((from.0 as i32, from.1 as i32), (to.0 as i32, to.1 as i32))
+                    })
+                    .max()
+                    .unwrap_or(0);
+                total += far as u32;
+            }
+        }
+        Some(total)
     }
 
     /// Every move is reversible (pegs are never removed), so this is the
     /// number of plies since the position was set up: a repetition check
     /// should look back over the whole history it has.
-    /// The rules.md ranking distance ([`Chinese::ranking_distance`]).
-    fn distance_to_win(&self, pos: &Position, player: usize) -> Option<u32> {
-        Some(self.ranking_distance(pos, player))
-    }
-
     fn reversible_plies(&self, pos: &Position) -> u32 {
         pos.plies
     }
@@ -100,7 +237,7 @@ impl Game for Chinese {
     /// The turn goes to the next player; the ply counter (and so
     /// `max-moves`) does not move.
     fn pass_turn(&self, pos: &Position) -> Option<Position> {
-        let mut p = self.play_move(pos, Move::PASS);
+        let mut p = self.play(pos, Move::PASS);
         p.plies = pos.plies;
         Some(p)
     }
@@ -111,26 +248,26 @@ impl Game for Chinese {
     }
 
     fn parse_move(&self, pos: &Position, text: &str) -> ParseResult<Move> {
-        self.parse_move_text(pos, text)
+        notation::parse_move(self, pos, text)
     }
 
     fn format_move(&self, _pos: &Position, mv: Move) -> String {
-        self.move_text(mv)
+        notation::format_move(mv)
     }
 
     fn parse_fen(&self, text: &str) -> ParseResult<Position> {
-        self.parse_fen_text(text)
+        notation::parse_fen(self, text)
     }
 
     fn format_fen(&self, pos: &Position) -> String {
-        self.fen_text(pos)
+        notation::format_fen(pos)
     }
 
     fn parse_hub_position(&self, text: &str) -> ParseResult<Position> {
-        self.parse_hub(text)
+        notation::parse_hub(self, text)
     }
 
     fn format_hub_position(&self, pos: &Position) -> String {
-        self.hub_text(pos)
+        notation::format_hub(self, pos)
     }
 }

@@ -5,10 +5,10 @@
 //! may end on (steps and jump chains) and the occupied holes it may swap
 //! with. Every set bit is one move, so moves are distinct by construction.
 
+use super::Spoiling;
 use super::board::{BOARD, Bits, bit, opposite};
 use super::position::{Chinese, Move, Position};
 use crate::game::MoveList;
-use crate::variant::Spoiling;
 
 /// Each byte value spread to eight bytes of 0 or 1 (bit `k` to byte `k`).
 static SPREAD: [u64; 256] = {
@@ -119,56 +119,56 @@ impl Chinese {
             }
         }
     }
+}
 
-    /// All legal moves: an explicit pass when the player to move has none,
-    /// nothing when the game is over.
-    pub fn generate_moves(&self, pos: &Position, out: &mut MoveList<Move>) {
-        if self.game_outcome(pos).is_some() {
-            return;
-        }
-        self.for_each_peg(pos, |from, ends, swaps| {
-            for to in Bits(ends) {
-                out.push(Move::normal(from, to));
-            }
-            for to in Bits(swaps) {
-                out.push(Move::swap(from, to));
-            }
-        });
-        if out.is_empty() {
-            out.push(Move::PASS);
-        }
+/// All legal moves: an explicit pass when the player to move has none,
+/// nothing when the game is over.
+pub(super) fn generate(g: &Chinese, pos: &Position, out: &mut MoveList<Move>) {
+    if crate::game::Game::outcome(g, pos).is_some() {
+        return;
     }
-
-    /// The number of legal moves (a pass counts as one).
-    pub fn count_legal(&self, pos: &Position) -> u64 {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::is_x86_feature_detected!("popcnt") && std::is_x86_feature_detected!("bmi1") {
-                // SAFETY: the CPU has the features the function is built for.
-                return unsafe { self.count_legal_popcnt(pos) };
-            }
+    g.for_each_peg(pos, |from, ends, swaps| {
+        for to in Bits(ends) {
+            out.push(Move::normal(from, to));
         }
-        self.count_legal_portable(pos)
+        for to in Bits(swaps) {
+            out.push(Move::swap(from, to));
+        }
+    });
+    if out.is_empty() {
+        out.push(Move::PASS);
     }
+}
 
-    /// [`Chinese::count_legal`] built with the `popcnt` and `bmi1`
-    /// instructions (the default x86-64 target counts bits in software,
-    /// which was 18% of perft's instructions).
+/// The number of legal moves (a pass counts as one).
+pub(super) fn count_moves(g: &Chinese, pos: &Position) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,bmi1")]
-    unsafe fn count_legal_popcnt(&self, pos: &Position) -> u64 {
-        self.count_legal_portable(pos)
-    }
-
-    #[inline(always)]
-    fn count_legal_portable(&self, pos: &Position) -> u64 {
-        if self.game_outcome(pos).is_some() {
-            return 0;
+    {
+        if std::is_x86_feature_detected!("popcnt") && std::is_x86_feature_detected!("bmi1") {
+            // SAFETY: the CPU has the features the function is built for.
+            return unsafe { count_popcnt(g, pos) };
         }
-        let mut n = 0u64;
-        self.for_each_peg(pos, |_, ends, swaps| {
-            n += (ends.count_ones() + swaps.count_ones()) as u64;
-        });
-        n.max(1)
     }
+    count_portable(g, pos)
+}
+
+/// [`count_moves`] built with the `popcnt` and `bmi1`
+/// instructions (the default x86-64 target counts bits in software,
+/// which was 18% of perft's instructions).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1")]
+unsafe fn count_popcnt(g: &Chinese, pos: &Position) -> u64 {
+    count_portable(g, pos)
+}
+
+#[inline(always)]
+fn count_portable(g: &Chinese, pos: &Position) -> u64 {
+    if crate::game::Game::outcome(g, pos).is_some() {
+        return 0;
+    }
+    let mut n = 0u64;
+    g.for_each_peg(pos, |_, ends, swaps| {
+        n += (ends.count_ones() + swaps.count_ones()) as u64;
+    });
+    n.max(1)
 }

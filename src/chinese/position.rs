@@ -1,15 +1,16 @@
-//! The game with its options ([`Chinese`]), positions, moves, making moves,
-//! the Zobrist hash and the end of the game.
+//! The game built from its options ([`Chinese`]), positions, moves, the
+//! Zobrist keys and the home test. The [`crate::Game`] implementation that
+//! plays on them is in the parent module.
 
 use super::board::{ALL, BOARD, HOLES, bit, opposite};
-use crate::game::{Outcome, ParseError, ParseResult, zobrist};
-use crate::variant::{ForeignCorners, Options, Spoiling, UnusedCorners, Variant};
+use super::{ChineseOptions, ForeignCorners, Spoiling, UnusedCorners};
+use crate::game::{ParseError, ParseResult, zobrist};
 
 /// No player owns this set.
 pub const NO_PLAYER: u8 = 255;
 
 /// Chinese checkers with its options: who plays which corners and the house
-/// rules. Built once from [`Options`]; everything the move generator needs
+/// rules. Built once from [`ChineseOptions`]; everything the move generator needs
 /// per set is precomputed here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Chinese {
@@ -127,7 +128,8 @@ fn seating(players: u8, sets: u8) -> Option<&'static [&'static [usize]]> {
 
 impl Chinese {
     /// The game the options select; an error for an impossible combination.
-    pub fn new(opts: &Options) -> ParseResult<Chinese> {
+    pub fn new(opts: impl Into<ChineseOptions>) -> ParseResult<Chinese> {
+        let opts = opts.into();
         let seats = seating(opts.players, opts.sets).ok_or_else(|| {
             ParseError(format!(
                 "chinese checkers cannot be played by {} players with {} sets each (players 2, 3, 4 or 6 with sets=1; players=3 sets=2; players=2 sets=3)",
@@ -172,36 +174,16 @@ impl Chinese {
 
     /// The game with default options for this many players and sets.
     pub fn with_players(players: u8, sets: u8) -> ParseResult<Chinese> {
-        let mut o = Options::new(Variant::Chinese);
-        o.players = players;
-        o.sets = sets;
-        Chinese::new(&o)
-    }
-
-    pub fn players(&self) -> usize {
-        self.players as usize
-    }
-
-    /// The options this game was built from.
-    pub fn options(&self) -> Options {
-        let mut o = Options::new(Variant::Chinese);
-        o.players = self.players;
-        o.sets = self.sets;
-        o.foreign_corners = self.foreign;
-        o.unused_corners = self.unused;
-        o.spoiling = self.spoiling;
-        o.max_moves = self.max_moves;
-        o
+        Chinese::new(ChineseOptions {
+            players,
+            sets,
+            ..ChineseOptions::default()
+        })
     }
 
     /// The player owning the set that starts in corner `c`, if it is in play.
     pub fn owner(&self, c: usize) -> Option<usize> {
         (self.owner[c] != NO_PLAYER).then_some(self.owner[c] as usize)
-    }
-
-    /// The start corners of player `p`'s sets, as a mask of corner indices.
-    pub fn sets_of(&self, p: usize) -> u8 {
-        self.player_sets[p]
     }
 
     /// A position from its pegs and the player to move; computes `occ` and
@@ -215,39 +197,8 @@ impl Chinese {
             plies: 0,
             hash: 0,
         };
-        pos.hash = self.compute_hash(&pos);
+        pos.hash = crate::game::Game::hash_from_scratch(self, &pos);
         pos
-    }
-
-    /// The start position: each set in its corner, neutral pegs in the
-    /// unused corners under `unused-corners=filled`, the player in corner A
-    /// to move.
-    pub fn start_position(&self) -> Position {
-        let mut sets = [0u128; 6];
-        for (c, s) in sets.iter_mut().enumerate() {
-            if self.owner[c] != NO_PLAYER {
-                *s = BOARD.corner[c];
-            }
-        }
-        let neutral = if self.unused == UnusedCorners::Filled {
-            self.unused_mask
-        } else {
-            0
-        };
-        self.make_position(sets, neutral, 0)
-    }
-
-    pub fn compute_hash(&self, pos: &Position) -> u64 {
-        let mut h = turn_key(pos.to_move as usize);
-        for (c, &s) in pos.sets.iter().enumerate() {
-            for i in super::board::Bits(s) {
-                h ^= peg_key(c, i);
-            }
-        }
-        for i in super::board::Bits(pos.neutral) {
-            h ^= peg_key(6, i);
-        }
-        h
     }
 
     /// The set (start corner) of the peg on hole `h`, if a set's peg is there.
@@ -255,36 +206,6 @@ impl Chinese {
     pub fn set_at(&self, pos: &Position, h: usize) -> Option<usize> {
         let b = bit(h);
         pos.sets.iter().position(|&s| s & b != 0)
-    }
-
-    /// The position after `mv` (which must be legal).
-    pub fn play_move(&self, pos: &Position, mv: Move) -> Position {
-        let mut p = *pos;
-        let (from, to) = (mv.from as usize, mv.to as usize);
-        match mv.kind {
-            MoveKind::Pass => {}
-            MoveKind::Normal => {
-                if let Some(c) = self.set_at(pos, from) {
-                    let m = bit(from) | bit(to);
-                    p.sets[c] ^= m;
-                    p.occ ^= m;
-                    p.hash ^= peg_key(c, from) ^ peg_key(c, to);
-                }
-            }
-            MoveKind::Swap => {
-                if let (Some(c), Some(v)) = (self.set_at(pos, from), self.set_at(pos, to)) {
-                    let m = bit(from) | bit(to);
-                    p.sets[c] ^= m;
-                    p.sets[v] ^= m;
-                    p.hash ^= peg_key(c, from) ^ peg_key(c, to) ^ peg_key(v, from) ^ peg_key(v, to);
-                }
-            }
-        }
-        let next = (pos.to_move as usize + 1) % self.players as usize;
-        p.hash ^= turn_key(pos.to_move as usize) ^ turn_key(next);
-        p.to_move = next as u8;
-        p.plies = pos.plies.saturating_add(1);
-        p
     }
 
     /// True when the set that started in corner `c` is home: its own pegs
@@ -311,58 +232,5 @@ impl Chinese {
             s &= s - 1;
         }
         true
-    }
-
-    /// The distance to home that ranks the players of an unfinished game
-    /// (rules.md, `max-moves`): the sum over the player's pegs of the
-    /// distance to the farthest free target hole. A peg already in its
-    /// target corner counts 0 (the home rule keeps it there); any other peg
-    /// counts the hex distance to the farthest hole of its set's target
-    /// corner that the set's own pegs do not hold (holes held by other
-    /// players count as free: they can be swapped or must be vacated). A
-    /// player whose sets are all home has distance 0.
-    pub fn ranking_distance(&self, pos: &Position, p: usize) -> u32 {
-        let mut total = 0u32;
-        let mut s = self.player_sets[p];
-        while s != 0 {
-            let c = s.trailing_zeros() as usize;
-            s &= s - 1;
-            let target = BOARD.corner[opposite(c)];
-            let free = target & !pos.sets[c];
-            for h in super::board::Bits(pos.sets[c] & !target) {
-                let from = BOARD.coord[h];
-                let far = super::board::Bits(free)
-                    .map(|t| {
-                        let to = BOARD.coord[t];
-                        super::board::distance(
-                            (from.0 as i32, from.1 as i32),
-                            (to.0 as i32, to.1 as i32),
-                        )
-                    })
-                    .max()
-                    .unwrap_or(0);
-                total += far as u32;
-            }
-        }
-        total
-    }
-
-    /// The end of the game: the player who just moved is checked first, then
-    /// the others in turn order; the first with all sets home wins. Under
-    /// `max-moves` the game ends unresolved (reported as a draw) once every
-    /// player has made that many moves.
-    pub fn game_outcome(&self, pos: &Position) -> Option<Outcome> {
-        let n = self.players as usize;
-        let mover = (pos.to_move as usize + n - 1) % n;
-        for i in 0..n {
-            let p = (mover + i) % n;
-            if self.has_won(pos, p) {
-                return Some(Outcome::Win(p));
-            }
-        }
-        if self.max_moves > 0 && pos.plies as u64 >= self.max_moves as u64 * n as u64 {
-            return Some(Outcome::Draw);
-        }
-        None
     }
 }

@@ -1,12 +1,15 @@
 //! `salto analyse`: searches one position and prints what the search thinks,
 //! for scripts. One line per completed iteration (per line with
-//! `--multipv`), then the answer; `--json` prints each as one JSON object.
+//! `--multipv`), then the answer; `--json` prints each as one JSON object
+//! (with serde_json).
 
-use crate::game::{Game, ParseError, SCORE_WIN, SCORE_WIN_MIN, Score};
-use crate::search::multi::{Algorithm, GameSearcher};
+use crate::game::{Game, ParseError, Score};
+use crate::search::Algorithm;
 use crate::search::{Control, Features, Info, Limits};
+use crate::session::{Session, SetupError, Start, format};
 use crate::variant::{GameVisitor, dispatch};
 use clap::Args;
+use serde::Serialize;
 use std::process::ExitCode;
 
 #[derive(Args, Debug, Clone)]
@@ -62,44 +65,55 @@ pub struct AnalyseArgs {
     pub no_aspiration: bool,
 }
 
-/// A score as protocol.md prints it: men with two decimals; a win in n
-/// plies is 100 - n/100.
-pub fn format_score(score: Score) -> String {
-    if score >= SCORE_WIN_MIN {
-        format!("{:.2}", 100.0 - (SCORE_WIN - score) as f64 / 100.0)
-    } else if score <= -SCORE_WIN_MIN {
-        format!("{:.2}", -(100.0 - (SCORE_WIN + score) as f64 / 100.0))
-    } else {
-        format!("{:.2}", score as f64 / 100.0)
-    }
+/// An `info` object of `--json`.
+#[derive(Serialize)]
+struct InfoJson<'a> {
+    r#type: &'static str,
+    depth: u32,
+    multipv: usize,
+    mean_depth: f64,
+    score: f64,
+    score_cm: Score,
+    nodes: u64,
+    time: f64,
+    nps: u64,
+    pv: &'a str,
 }
 
-/// `text` as a JSON string literal.
-pub fn json_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+/// The `best` object of `--json`.
+#[derive(Serialize)]
+struct BestJson<'a> {
+    r#type: &'static str,
+    r#move: Option<&'a str>,
+    score: f64,
+    score_cm: Score,
+    depth: u32,
+    nodes: u64,
+    time: f64,
+    nps: u64,
+    pv: &'a str,
 }
 
-/// The moves of `pv` in Hub notation, played from `root`.
-pub fn format_pv<G: Game>(game: &G, root: &G::Position, pv: &[G::Move]) -> String {
-    let mut pos = root.clone();
-    let mut out = Vec::with_capacity(pv.len());
-    for &m in pv {
-        out.push(game.format_move(&pos, m));
-        pos = game.play(&pos, m);
+/// `x` rounded to `decimals` decimals (what the text lines print).
+fn round(x: f64, decimals: i32) -> f64 {
+    let f = 10f64.powi(decimals);
+    (x * f).round() / f
+}
+
+/// A score in men as a JSON number, as [`format::score`] prints it.
+fn score_men(s: Score) -> f64 {
+    format::score(s).parse().unwrap_or(0.0)
+}
+
+fn nodes_per_second(nodes: u64, secs: f64) -> f64 {
+    if secs > 0.0 { nodes as f64 / secs } else { 0.0 }
+}
+
+/// One object per line; serialising these plain structs cannot fail.
+fn print_json(value: &impl Serialize) {
+    if let Ok(line) = serde_json::to_string(value) {
+        println!("{line}");
     }
-    out.join(" ")
 }
 
 struct Analyse(AnalyseArgs);
@@ -109,22 +123,25 @@ impl GameVisitor for Analyse {
 
     fn visit<G: Game>(self, game: G) -> Self::Output {
         let a = self.0;
-        let mut pos = match (&a.fen, &a.pos) {
+        let start = match (&a.fen, &a.pos) {
             (Some(_), Some(_)) => {
                 return Err(ParseError::new("give either --fen or --pos, not both"));
             }
-            (Some(f), None) => game.parse_fen(f)?,
-            (None, Some(p)) => game.parse_hub_position(p)?,
-            (None, None) => game.start(),
+            (Some(f), None) => Start::Fen(f),
+            (None, Some(p)) => Start::Hub(p),
+            (None, None) => Start::Initial,
         };
-        let mut history = Vec::new();
-        for (i, text) in a.moves.split_whitespace().enumerate() {
-            let mv = game
-                .parse_move(&pos, text)
-                .map_err(|e| ParseError(format!("--moves, move {} '{text}': {e}", i + 1)))?;
-            history.push(game.hash(&pos));
-            pos = game.play(&pos, mv);
+        if a.depth.is_none() && a.nodes.is_none() && a.movetime.is_none() {
+            return Err(ParseError::new(
+                "give a limit: --depth, --movetime or --nodes",
+            ));
         }
+        let mut session = Session::new(game, a.hash, a.threads);
+        let moves: Vec<&str> = a.moves.split_whitespace().collect();
+        session.set_position(start, &moves).map_err(|e| match e {
+            SetupError::Move { .. } => ParseError(format!("--moves: {e}")),
+            e => ParseError(e.to_string()),
+        })?;
         let limits = Limits {
             depth: a.depth,
             nodes: a.nodes,
@@ -133,46 +150,36 @@ impl GameVisitor for Analyse {
             infinite: false,
             ..Limits::default()
         };
-        if a.depth.is_none() && a.nodes.is_none() && a.movetime.is_none() {
-            return Err(ParseError::new(
-                "give a limit: --depth, --movetime or --nodes",
-            ));
-        }
-        let mut searcher = GameSearcher::new(game, a.hash, a.threads);
-        searcher.set_algorithm(a.search);
-        searcher.set_features(Features {
+        session.searcher().set_algorithm(a.search);
+        session.searcher().set_features(Features {
             lmr: !a.no_lmr,
             aspiration: !a.no_aspiration,
         });
-        let control = Control::new();
+        let pos = session.root().clone();
         let json = a.json;
         let mut print_info = |i: &Info<G::Move>| {
-            let pv = format_pv(&game, &pos, &i.pv);
-            let nps = if i.time > 0.0 {
-                i.nodes as f64 / i.time
-            } else {
-                0.0
-            };
+            let pv = format::pv(&game, &pos, &i.pv).join(" ");
+            let nps = nodes_per_second(i.nodes, i.time);
             if json {
-                println!(
-                    "{{\"type\":\"info\",\"depth\":{},\"multipv\":{},\"mean_depth\":{:.1},\"score\":{},\"score_cm\":{},\"nodes\":{},\"time\":{:.3},\"nps\":{:.0},\"pv\":{}}}",
-                    i.depth,
-                    i.multipv,
-                    i.mean_depth,
-                    format_score(i.score),
-                    i.score,
-                    i.nodes,
-                    i.time,
-                    nps,
-                    json_string(&pv)
-                );
+                print_json(&InfoJson {
+                    r#type: "info",
+                    depth: i.depth,
+                    multipv: i.multipv,
+                    mean_depth: round(i.mean_depth, 1),
+                    score: score_men(i.score),
+                    score_cm: i.score,
+                    nodes: i.nodes,
+                    time: round(i.time, 3),
+                    nps: nps.round() as u64,
+                    pv: &pv,
+                });
             } else {
                 println!(
                     "info depth={} multipv={} mean-depth={:.1} score={} nodes={} time={:.3} nps={:.2} pv=\"{}\"",
                     i.depth,
                     i.multipv,
                     i.mean_depth,
-                    format_score(i.score),
+                    format::score(i.score),
                     i.nodes,
                     i.time,
                     nps / 1e6,
@@ -182,38 +189,37 @@ impl GameVisitor for Analyse {
         };
         if let Some(wdl) = game.egdb_probe(&pos) {
             if json {
-                println!("{{\"type\":\"egdb\",\"value\":\"{wdl}\"}}");
+                println!(
+                    "{}",
+                    serde_json::json!({"type": "egdb", "value": wdl.name()})
+                );
             } else {
                 println!("egdb value={wdl}");
             }
         }
         let t0 = std::time::Instant::now();
-        let r = searcher.search(&pos, &history, &limits, &control, &mut print_info);
+        let r = session.search(&limits, &Control::new(), &mut print_info);
         let secs = t0.elapsed().as_secs_f64();
         let best = r.best.map(|m| game.format_move(&pos, m));
-        let pv = format_pv(&game, &pos, &r.pv);
-        let nps = if secs > 0.0 {
-            r.nodes as f64 / secs
-        } else {
-            0.0
-        };
+        let pv = format::pv(&game, &pos, &r.pv).join(" ");
+        let nps = nodes_per_second(r.nodes, secs);
         if json {
-            println!(
-                "{{\"type\":\"best\",\"move\":{},\"score\":{},\"score_cm\":{},\"depth\":{},\"nodes\":{},\"time\":{:.3},\"nps\":{:.0},\"pv\":{}}}",
-                best.as_deref().map_or("null".to_string(), json_string),
-                format_score(r.score),
-                r.score,
-                r.depth,
-                r.nodes,
-                secs,
-                nps,
-                json_string(&pv)
-            );
+            print_json(&BestJson {
+                r#type: "best",
+                r#move: best.as_deref(),
+                score: score_men(r.score),
+                score_cm: r.score,
+                depth: r.depth,
+                nodes: r.nodes,
+                time: round(secs, 3),
+                nps: nps.round() as u64,
+                pv: &pv,
+            });
         } else {
             println!(
                 "best move={} score={} depth={} nodes={} time={:.3} nps={:.2} pv=\"{}\"",
                 best.as_deref().unwrap_or("none"),
-                format_score(r.score),
+                format::score(r.score),
                 r.depth,
                 r.nodes,
                 secs,
@@ -270,15 +276,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn scores_print_in_men_and_wins_as_100_minus_plies() {
-        assert_eq!(format_score(25), "0.25");
-        assert_eq!(format_score(-150), "-1.50");
-        assert_eq!(format_score(SCORE_WIN - 7), "99.93");
-        assert_eq!(format_score(-(SCORE_WIN - 12)), "-99.88");
-    }
-
-    #[test]
-    fn json_strings_are_escaped() {
-        assert_eq!(json_string("a\"b\\c"), "\"a\\\"b\\\\c\"");
+    fn json_objects_keep_the_field_names_and_print_scores_in_men() {
+        let line = serde_json::to_string(&BestJson {
+            r#type: "best",
+            r#move: None,
+            score: score_men(-150),
+            score_cm: -150,
+            depth: 3,
+            nodes: 10,
+            time: round(0.12345, 3),
+            nps: 81,
+            pv: "a\"b",
+        })
+        .expect("serialisable");
+        assert_eq!(
+            line,
+            r#"{"type":"best","move":null,"score":-1.5,"score_cm":-150,"depth":3,"nodes":10,"time":0.123,"nps":81,"pv":"a\"b"}"#
+        );
     }
 }

@@ -31,30 +31,6 @@ pub struct BenchArgs {
     pub no_lmr: bool,
 }
 
-/// Hand-set positions (FEN) per variant, on top of the start position and
-/// the played-out positions of [`playout`].
-fn fens(variant: &str) -> &'static [&'static str] {
-    match variant {
-        "international" => &[
-            // Opening and middlegames.
-            "W:W27,28,32,33,34,35,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,16,17,18,19,20,23",
-            "B:W25,27,28,30,32,33,34,35,37,38,39,40,43,44,45,48:B3,7,8,9,12,13,14,15,16,17,18,19,20,21,22,23",
-            "W:W24,27,28,29,31,32,33,35,36,38,39,42,43,47:B4,6,8,9,11,12,13,14,16,17,18,19,22,23",
-            "W:W26,31,32,33,37,38,43:B8,12,13,17,18,19,22",
-            // Endgames, with and without kings.
-            "W:W32,36,41:B10,15,19",
-            "W:WK46,33,38:B9,K5",
-            "B:WK28,35:BK3,17,4",
-        ],
-        "english" => &[
-            "B:W18,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,15",
-            "W:W17,21,22,24,25,27,28,30:B2,3,5,6,9,11,12,14",
-            "W:WK10,22,27:B3,K25,12",
-        ],
-        _ => &[],
-    }
-}
-
 /// A position reached by `plies` pseudo-random moves from the start
 /// (splitmix64 with a fixed seed: the same every run).
 fn playout<G: Game>(game: &G, seed: u64, plies: u32) -> G::Position {
@@ -79,22 +55,11 @@ fn playout<G: Game>(game: &G, seed: u64, plies: u32) -> G::Position {
     pos
 }
 
-/// The bench depth of a variant (chosen so that the whole bench takes a few
-/// seconds).
-pub fn default_depth(variant: &str) -> u32 {
-    match variant {
-        "chinese" => 5,
-        "hex" | "turkish" => 8,
-        "english" | "brazilian" | "spanish" => 11,
-        _ => 9,
-    }
-}
-
-/// The bench positions of `game`: the start, the hand-set ones, played-out
-/// ones.
-pub fn positions<G: Game>(game: &G) -> Result<Vec<G::Position>, ParseError> {
+/// The bench positions of `game`: the start, the hand-set ones of its
+/// descriptor, played-out ones.
+pub fn positions<G: Game>(game: &G, variant: Variant) -> Result<Vec<G::Position>, ParseError> {
     let mut out = vec![game.start()];
-    for f in fens(game.name()) {
+    for f in variant.descriptor().bench_fens {
         out.push(
             game.parse_fen(f)
                 .map_err(|e| ParseError(format!("bench position '{f}': {e}")))?,
@@ -114,6 +79,7 @@ pub struct BenchCount {
 }
 
 struct BenchRun {
+    variant: Variant,
     features: Features,
     depth: Option<u32>,
     threads: usize,
@@ -124,9 +90,9 @@ impl GameVisitor for BenchRun {
     type Output = Result<BenchCount, ParseError>;
 
     fn visit<G: Game>(self, game: G) -> Self::Output {
-        let depth = self.depth.unwrap_or_else(|| default_depth(game.name()));
+        let depth = self.depth.unwrap_or(self.variant.descriptor().bench_depth);
         let mut total = BenchCount::default();
-        for (i, pos) in positions(&game)?.iter().enumerate() {
+        for (i, pos) in positions(&game, self.variant)?.iter().enumerate() {
             let mut s = Searcher::new(game, BENCH_HASH_MIB, self.threads);
             s.set_features(self.features);
             let control = Control::new();
@@ -166,6 +132,7 @@ pub fn bench(
     let mut total = BenchCount::default();
     for &v in variants {
         let run = BenchRun {
+            variant: v,
             features,
             depth,
             threads,

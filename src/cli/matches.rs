@@ -91,36 +91,25 @@ pub struct MatchArgs {
 }
 
 /// The `set-param` lines that select the game in every engine: the variant
-/// (by Scan's name `normal` for international) and every option that is not
-/// the default.
+/// (by its Hub name, Scan's `normal` for international) and every option of
+/// the variant's descriptor that is not the default.
 pub fn game_params(opts: &Options) -> Vec<(String, String)> {
     let d = Options::new(opts.variant);
-    let name = match opts.variant {
-        Variant::International => "normal".to_string(),
-        v => v.name().to_string(),
-    };
-    let mut p = vec![("variant".to_string(), name)];
-    if opts.turkish_promotion != d.turkish_promotion {
-        p.push((
-            "turkish-promotion".into(),
-            opts.turkish_promotion.to_string(),
-        ));
-    }
-    if let Some(m) = opts.draw_moves {
-        p.push(("draw-moves".into(), m.to_string()));
-    }
-    if opts.variant == Variant::Chinese {
-        p.push(("players".into(), opts.players.to_string()));
-        p.push(("sets".into(), opts.sets.to_string()));
-        p.push(("foreign-corners".into(), opts.foreign_corners.to_string()));
-        p.push(("unused-corners".into(), opts.unused_corners.to_string()));
-        p.push(("spoiling".into(), opts.spoiling.to_string()));
-        p.push(("max-moves".into(), opts.max_moves.to_string()));
+    let desc = opts.variant.descriptor();
+    let mut p = vec![("variant".to_string(), desc.hub_name.to_string())];
+    for &name in desc.options {
+        let value = opts.value(name);
+        if value != d.value(name)
+            && let Some(v) = value
+        {
+            p.push((name.to_string(), v));
+        }
     }
     p
 }
 
 struct RunMatch {
+    variant: Variant,
     cfg: MatchConfig,
     json: bool,
     points: Option<String>,
@@ -132,7 +121,8 @@ impl GameVisitor for RunMatch {
         let mut cfg = self.cfg;
         // Repetition is a draw in every two-sided game of rules.md; chinese
         // checkers has no draw rule (the ply limit ends endless games).
-        cfg.referee.repetition = game.num_players() == 2 && game.name() != "chinese";
+        cfg.referee.repetition =
+            game.num_players() == 2 && self.variant.descriptor().repetition_draw;
         cfg.referee.points = self
             .points
             .as_deref()
@@ -249,6 +239,7 @@ pub fn run(a: MatchArgs) -> ExitCode {
         Err(e) => return fail(e),
     };
     let visitor = RunMatch {
+        variant: opts.variant,
         cfg,
         json: a.json,
         points: a.points.clone(),

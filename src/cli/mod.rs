@@ -1,5 +1,6 @@
-//! The command line: `salto [hub]`, `salto perft`, `salto bench`,
-//! `salto analyse`. Each subcommand lives in its own file.
+//! The command line: `salto [hub]`, `salto perft`, `salto match`,
+//! `salto bench`, `salto analyse`. Each subcommand but `hub` (the
+//! [`crate::protocol`] module) lives in its own file here.
 
 pub mod analyse;
 pub mod bench;

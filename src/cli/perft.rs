@@ -2,6 +2,7 @@
 //! game that [`crate::variant::dispatch`] knows.
 
 use crate::game::{Game, MoveList, ParseError};
+use crate::session::{Start, setup};
 use crate::variant::{GameVisitor, dispatch};
 use clap::Args;
 use rayon::prelude::*;
@@ -85,14 +86,15 @@ impl GameVisitor for PerftRun {
     type Output = Result<(), ParseError>;
 
     fn visit<G: Game>(self, game: G) -> Self::Output {
-        let root = match (&self.fen, &self.pos) {
+        let start = match (&self.fen, &self.pos) {
             (Some(_), Some(_)) => {
                 return Err(ParseError::new("give either --fen or --pos, not both"));
             }
-            (Some(f), None) => game.parse_fen(f)?,
-            (None, Some(p)) => game.parse_hub_position(p)?,
-            (None, None) => game.start(),
+            (Some(f), None) => Start::Fen(f),
+            (None, Some(p)) => Start::Hub(p),
+            (None, None) => Start::Initial,
         };
+        let (root, _) = setup(&game, start, &[] as &[&str])?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .build()

@@ -27,9 +27,37 @@ pub use position::{Bb, Move, Position};
 pub use rules::{Brazilian, English, International, Rules, Spanish};
 pub use turkish::{Orthogonal8, Turkish, TurkishImmediate};
 
+use crate::game::text::named_enum;
 use crate::game::{Game, MoveList, Outcome, ParseResult, Score};
-use crate::variant::{Notation, Options};
 use std::marker::PhantomData;
+
+named_enum!(
+    /// Turkish promotion: at the end of the move, or at once mid-capture
+    /// (selects [`Turkish`] or [`TurkishImmediate`]).
+    TurkishPromotion { End = "end", Immediate = "immediate" }
+);
+named_enum!(
+    /// How squares are printed: numbers, or algebraic (brazilian, turkish).
+    Notation { Numeric = "numeric", Algebraic = "algebraic" }
+);
+
+/// The run-time options of a draughts game (rules.md, "Options").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DraughtsOptions {
+    /// The move-count draw rule in moves by each side; `None` is the rule
+    /// set's [`Rules::DEFAULT_DRAW_MOVES`] (0 disables the rule).
+    pub draw_moves: Option<u32>,
+    pub notation: Notation,
+}
+
+impl Default for DraughtsOptions {
+    fn default() -> Self {
+        DraughtsOptions {
+            draw_moves: None,
+            notation: Notation::Numeric,
+        }
+    }
+}
 
 /// A draughts game: a rule set plus the run-time options (draw count,
 /// square names).
@@ -54,7 +82,8 @@ impl<R: Rules> Default for Draughts<R> {
 
 impl<R: Rules> Draughts<R> {
     /// The game with the options' draw count and notation.
-    pub fn new(opts: &Options) -> Self {
+    pub fn new(opts: impl Into<DraughtsOptions>) -> Self {
+        let opts = opts.into();
         Draughts {
             draw_plies: 2 * opts.draw_moves.unwrap_or(R::DEFAULT_DRAW_MOVES),
             algebraic: R::ALGEBRAIC && opts.notation == Notation::Algebraic,

@@ -3,7 +3,9 @@
 //! compiler removes the branches that a variant does not take.
 //!
 //! Every constant cites the rule of `rules.md` (in ../shared/spec) it
-//! implements.
+//! implements: the trait's documentation says what each constant means,
+//! and each rule set's values cite the table row or section they come from
+//! (turkish and hex in their own files).
 
 use super::geometry::{Diagonal8, Diagonal10, Geometry};
 use std::fmt::Debug;
@@ -131,12 +133,22 @@ mod dirs {
 pub struct International;
 
 impl Rules for International {
+    /// rules.md, "The diagonal family", table row "board": 10x10, 50
+    /// squares (notation.md, "International (10x10)").
     type Geo = Diagonal10;
     const NAME: &'static str = "international";
+    /// Table row "men capture": forward and backward.
     const MAN_CAPTURE_DIRS: [&'static [usize]; 2] = [dirs::ALL, dirs::ALL];
+    /// Table row "kings": fly, any distance on a free diagonal; "king
+    /// capture": at distance.
     const FLYING_KINGS: bool = true;
+    /// Table row "choice of capture": maximum capture.
     const MAXIMUM_CAPTURE: bool = true;
+    /// Table row "men each": 20 (4 rows), White on squares 31-50, Black on
+    /// 1-20 (notation.md).
     const START: [(usize, usize); 2] = [(30, 50), (0, 20)];
+    /// rules.md, "Draw rules of the draughts variants": 60 moves each with
+    /// no capture and no man move.
     const DEFAULT_DRAW_MOVES: u32 = 60;
 }
 
@@ -145,13 +157,21 @@ impl Rules for International {
 pub struct Brazilian;
 
 impl Rules for Brazilian {
+    /// rules.md, "The diagonal family", table row "board": 8x8, 32 squares.
     type Geo = Diagonal8;
     const NAME: &'static str = "brazilian";
+    /// Table row "men capture": forward and backward.
     const MAN_CAPTURE_DIRS: [&'static [usize]; 2] = [dirs::ALL, dirs::ALL];
+    /// Table row "kings": fly; "king capture": at distance.
     const FLYING_KINGS: bool = true;
+    /// Table row "choice of capture": maximum capture.
     const MAXIMUM_CAPTURE: bool = true;
+    /// Table row "men each": 12 (3 rows).
     const START: [(usize, usize); 2] = [(20, 32), (0, 12)];
+    /// rules.md, "Draw rules of the draughts variants": 60 moves each.
     const DEFAULT_DRAW_MOVES: u32 = 60;
+    /// notation.md, "Brazilian (8x8 diagonal)": dark squares counted from
+    /// a1, and algebraic names accepted.
     const NUMBERING: Numbering = Numbering::FromA1;
     const ALGEBRAIC: bool = true;
 }
@@ -161,15 +181,26 @@ impl Rules for Brazilian {
 pub struct English;
 
 impl Rules for English {
+    /// rules.md, "The diagonal family", table row "board": 8x8, 32 squares.
     type Geo = Diagonal8;
     const NAME: &'static str = "english";
+    /// Table row "men capture": forward only.
     const MAN_CAPTURE_DIRS: [&'static [usize]; 2] = [dirs::WHITE_FORWARD, dirs::BLACK_FORWARD];
+    /// Table row "kings": one step, any diagonal; "king capture": short.
     const FLYING_KINGS: bool = false;
+    /// Table row "choice of capture": free, any capture sequence.
     const MAXIMUM_CAPTURE: bool = false;
+    /// Table row "promotion": a man that reaches the far row is crowned and
+    /// its move ends there.
     const CROWN_ENDS_MOVE: bool = true;
+    /// Table row "moves first": Black.
     const FIRST_PLAYER: u8 = 1;
+    /// Table row "men each": 12 (3 rows).
     const START: [(usize, usize); 2] = [(20, 32), (0, 12)];
+    /// rules.md, "Draw rules of the draughts variants": 40 moves each.
     const DEFAULT_DRAW_MOVES: u32 = 40;
+    /// protocol.md, "Positions": pydraughts' layout, from the first
+    /// mover's view.
     const HUB_LAYOUT: HubLayout = HubLayout::FirstMoverView;
 }
 
@@ -178,12 +209,20 @@ impl Rules for English {
 pub struct Spanish;
 
 impl Rules for Spanish {
+    /// rules.md, "The diagonal family", table row "board": 8x8, 32 squares.
     type Geo = Diagonal8;
     const NAME: &'static str = "spanish";
+    /// Table row "men capture": forward only.
     const MAN_CAPTURE_DIRS: [&'static [usize]; 2] = [dirs::WHITE_FORWARD, dirs::BLACK_FORWARD];
+    /// Table row "kings": fly; "king capture": at distance.
     const FLYING_KINGS: bool = true;
+    /// Table row "choice of capture": maximum capture ...
     const MAXIMUM_CAPTURE: bool = true;
+    /// ... and among sequences of equal length, one that captures the most
+    /// kings ("Spanish tie-break").
     const KING_TIEBREAK: bool = true;
+    /// Table row "men each": 12 (3 rows).
     const START: [(usize, usize); 2] = [(20, 32), (0, 12)];
+    /// rules.md, "Draw rules of the draughts variants": 60 moves each.
     const DEFAULT_DRAW_MOVES: u32 = 60;
 }

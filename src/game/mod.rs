@@ -8,6 +8,7 @@
 //! is monomorphised: no dynamic dispatch and no variant checks in hot loops.
 
 pub mod movelist;
+pub mod text;
 pub mod zobrist;
 
 pub use movelist::MoveList;
@@ -203,4 +204,23 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
 
     /// The position as a Hub `pos=` string.
     fn format_hub_position(&self, pos: &Self::Position) -> String;
+}
+
+/// The longest prefix of `line` that is a legal sequence from `root` (a
+/// Best-Reply line skips players, so it is legal only up to the first
+/// reply that is not the next player's).
+pub fn legal_prefix<G: Game>(game: &G, root: &G::Position, line: &[G::Move]) -> Vec<G::Move> {
+    let mut out = Vec::with_capacity(line.len());
+    let mut pos = root.clone();
+    let mut list = MoveList::new();
+    for &mv in line {
+        list.clear();
+        game.generate(&pos, &mut list);
+        if !list.iter().any(|m| *m == mv) {
+            break;
+        }
+        out.push(mv);
+        pos = game.play(&pos, mv);
+    }
+    out
 }

@@ -6,6 +6,7 @@
 //! Command names are case-sensitive, as in Scan.
 
 use crate::game::ParseError;
+use crate::game::text::shorten;
 
 /// One argument of a line: `name=value` or a bare flag (`value == None`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -179,17 +180,6 @@ pub fn parse_real(name: &str, value: &str) -> Result<f64, ParseError> {
 /// Clamps a real to `[lo, hi]` (infinities included).
 fn clamp(x: f64, lo: f64, hi: f64) -> f64 {
     x.max(lo).min(hi)
-}
-
-/// At most `max` characters of `s`, with `...` when cut.
-pub fn shorten(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(max).collect();
-        t.push_str("...");
-        t
-    }
 }
 
 fn parse_level(args: &[Arg]) -> Result<Vec<Level>, ParseError> {

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! stdin ─► reader ─► Event::Line(Command) ─┐
-//!                                           ├─► Controller ─► Box<dyn EngineApi> (Engine<G>)
+//!                                           ├─► Controller ─► Box<dyn EngineApi> (Engine<G>: a Session<G>)
 //! search thread ─► Event::SearchFinished ──┘          │
 //! stdout ◄── writer ◄── info / done / pong / error ◄──┘
 //! ```
@@ -17,8 +17,9 @@ pub use command::{Command, GoMode, Level, PosArgs};
 pub use engine::{DispatchFactory, EngineApi, EngineFactory};
 
 use crate::game::ParseError;
+use crate::game::text::shorten;
+use crate::search::Algorithm;
 use crate::search::Limits;
-use crate::search::multi::Algorithm;
 use crate::variant::{Options, Variant};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::ExitCode;
@@ -61,24 +62,6 @@ pub fn max_hash_mib() -> usize {
     match total_kib {
         Some(k) => (k / 2048).clamp(1, 65536),
         None => 65536,
-    }
-}
-
-/// The move-count draw rule's default for a variant (moves by each side).
-fn default_draw_moves(v: Variant) -> u32 {
-    match v {
-        Variant::English => 40,
-        Variant::Hex => 30,
-        Variant::Chinese => 0,
-        _ => 60,
-    }
-}
-
-/// The protocol's name for a variant (`normal` for international, Scan's).
-fn hub_variant_name(v: Variant) -> &'static str {
-    match v {
-        Variant::International => "normal",
-        other => other.name(),
     }
 }
 
@@ -198,7 +181,7 @@ impl<F: EngineFactory> Controller<F> {
                 log::error!("internal error while handling {what}");
                 self.error(&format!(
                     "internal error while handling: {}",
-                    command::shorten(&what, 60)
+                    shorten(&what, 60)
                 ));
                 self.running = None;
                 self.rebuild_engine_after_panic();
@@ -390,8 +373,9 @@ impl<F: EngineFactory> Controller<F> {
             env!("CARGO_PKG_VERSION")
         )];
         lines.push(format!(
-            "param name=variant value={} type=enum values=\"normal international brazilian english spanish turkish hex chinese\"",
-            hub_variant_name(o.variant)
+            "param name=variant value={} type=enum values=\"{}\"",
+            o.variant.descriptor().hub_name,
+            Variant::hub_names()
         ));
         lines.push(format!(
             "param name=threads value={} type=int min=1 max={}",
@@ -438,7 +422,7 @@ impl<F: EngineFactory> Controller<F> {
         ));
         lines.push(format!(
             "param name=draw-moves value={} type=int min=0 max=1000",
-            o.draw_moves.unwrap_or(default_draw_moves(o.variant))
+            o.draw_moves.unwrap_or(o.variant.descriptor().draw_moves)
         ));
         lines.push(format!(
             "param name=max-moves value={} type=int min=0 max=1000000",
@@ -494,7 +478,7 @@ impl<F: EngineFactory> Controller<F> {
                     _ => {
                         return Err(ParseError(format!(
                             "bad value '{}' for ponder: expected true or false",
-                            command::shorten(value, 40)
+                            shorten(value, 40)
                         )));
                     }
                 }
@@ -510,7 +494,7 @@ impl<F: EngineFactory> Controller<F> {
                 let mut o = self.opts.clone();
                 let known = o
                     .set_known(&lname, value)
-                    .map_err(|e| ParseError(command::shorten(&e.0, 150)))?;
+                    .map_err(|e| ParseError(shorten(&e.0, 150)))?;
                 // Also when nothing changed but there is no engine: the
                 // user asks for a game, say why it cannot be played.
                 if known && (o != self.opts || self.engine.is_none()) {

@@ -1,24 +1,28 @@
 //! The search: one generic searcher over [`Game`] for every variant.
 //!
 //! The surface here is what the protocol, `salto analyse`, `salto bench` and
-//! the match runner use: a [`Searcher`] that owns the transposition table and
-//! the helper threads, [`Limits`] for one search, a shared [`Control`] to stop
-//! it or end pondering from another thread, and [`Info`] reports.
+//! the match runner use: a [`Searcher`] that owns the transposition table
+//! and runs the search the game needs (two-player PVS on several threads in
+//! [`worker`], the searches for more players in [`multi`], both through the
+//! iterative-deepening [`driver`]), [`Limits`] for one search, a shared
+//! [`Control`] to stop it or end pondering from another thread, and
+//! [`Info`] reports.
 
+pub mod driver;
 pub mod multi;
 pub mod ordering;
 pub mod time;
 pub mod tt;
 pub mod worker;
 
-pub use worker::MAX_PLY;
+pub use driver::MAX_PLY;
+pub use multi::Algorithm;
 
-use crate::game::{Game, MoveList, Score};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use crate::game::{Game, Score};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 use time::TimeManager;
 use tt::Tt;
-use worker::{Shared, Worker};
 
 /// The limits of one search, as `level` and the command line set them. All
 /// `None` / `false`: search until stopped.
@@ -154,13 +158,21 @@ impl Default for Features {
 /// with 16-byte moves. The main search runs on the caller's thread, which
 /// needs that much stack too (the default 2 MB of a spawned thread is
 /// enough for every game here).
-const SEARCH_STACK: usize = 64 << 20;
+pub(crate) const SEARCH_STACK: usize = 64 << 20;
 
 /// Searches with less time than this (seconds) run on one thread.
 pub const HELPER_MIN_TIME: f64 = 0.02;
 
-/// The searcher: transposition table, thread count, history tables. One per
+/// The searcher of an engine: the transposition table, the thread count,
+/// the feature switches and the algorithm for more than two players. One per
 /// engine; reused across searches until `new_game`.
+///
+/// A two-player game runs the principal variation search of [`worker`]
+/// (whatever the algorithm says, except `greedy`); a game of more than two
+/// players runs the [`multi`] search the algorithm names. Both share the
+/// table (the multi-player searches xor their keys with the algorithm and
+/// the root player, so entries of different searches never mix), the time
+/// manager and the iterative-deepening [`driver`].
 pub struct Searcher<G: Game> {
     game: G,
     hash_mib: usize,
@@ -168,6 +180,7 @@ pub struct Searcher<G: Game> {
     /// Allocated when the size is set, not on the clock of a search.
     tt: Option<Tt>,
     features: Features,
+    algorithm: Algorithm,
 }
 
 impl<G: Game> Searcher<G> {
@@ -179,6 +192,7 @@ impl<G: Game> Searcher<G> {
             threads: threads.max(1),
             tt: Some(Tt::new(hash_mib)),
             features: Features::default(),
+            algorithm: Algorithm::DEFAULT,
         }
     }
 
@@ -200,6 +214,8 @@ impl<G: Game> Searcher<G> {
         self.hash_mib
     }
 
+    /// Threads of the two-player search (the multi-player searches run on
+    /// one).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
     }
@@ -216,13 +232,32 @@ impl<G: Game> Searcher<G> {
         self.features = features;
     }
 
-    /// The transposition table (allocated if it is not), for the
-    /// multi-player searches of [`multi`], which share it.
+    /// The algorithm for more than two players (the `search` option).
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
+    pub fn set_algorithm(&mut self, a: Algorithm) {
+        self.algorithm = a;
+    }
+
+    /// The algorithm that will actually run: `None` for the two-player
+    /// search (two players, unless `greedy` is asked for).
+    pub fn effective_algorithm(&self) -> Option<Algorithm> {
+        if self.algorithm == Algorithm::Greedy || self.game.num_players() > 2 {
+            Some(self.algorithm)
+        } else {
+            None
+        }
+    }
+
+    /// The transposition table (allocated if it is not).
     pub fn table(&mut self) -> &Tt {
         self.tt.get_or_insert_with(|| Tt::new(self.hash_mib))
     }
 
-    /// Forgets everything learnt (the table, the history): `new-game`.
+    /// Forgets everything learnt (the table): `new-game`. The history and
+    /// killer tables live in one search's workers and start empty anyway.
     pub fn new_game(&mut self) {
         if let Some(tt) = &self.tt {
             tt.clear();
@@ -246,99 +281,16 @@ impl<G: Game> Searcher<G> {
         let pondering = control.pondering.load(Ordering::SeqCst);
         let time = TimeManager::new(limits, pondering);
         let game = self.game;
-        let tt = self.tt.get_or_insert_with(|| Tt::new(self.hash_mib));
+        let (threads, features) = (self.threads, self.features);
+        let algorithm = self.effective_algorithm();
+        let tt = self.table();
         tt.new_search();
-        let tt: &Tt = tt;
-        // Helpers cannot help in a few milliseconds, and starting and
-        // joining them costs scheduler latency on a loaded machine.
-        let threads = if time.hard.is_some_and(|h| h < HELPER_MIN_TIME) {
-            1
-        } else {
-            self.threads
+        let done = match algorithm {
+            None => worker::search(
+                game, tt, threads, features, root, history, limits, control, time, on_info,
+            ),
+            Some(a) => multi::search(game, tt, a, root, limits, control, time, on_info),
         };
-        let shared = Shared {
-            tt,
-            control,
-            abort: AtomicBool::new(false),
-            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
-            limits,
-            features: self.features,
-        };
-        let shared = &shared;
-        let outcome = std::thread::scope(|s| {
-            let mut helpers = Vec::new();
-            for id in 1..threads {
-                let b = std::thread::Builder::new()
-                    .name(format!("search-{id}"))
-                    .stack_size(SEARCH_STACK);
-                let h = b.spawn_scoped(s, move || {
-                    let mut w = Worker::new(game, shared, id, root, history, None);
-                    w.iterate(&mut |_| {});
-                    w.publish_nodes();
-                });
-                match h {
-                    Ok(h) => helpers.push(h),
-                    Err(e) => log::warn!("cannot start search thread {id}: {e}"),
-                }
-            }
-            // The main search runs on the calling thread: no thread start on
-            // the clock, and `on_info` is called directly.
-            let mut w = Worker::new(game, shared, 0, root, history, Some(time));
-            w.iterate(on_info);
-            // Never return early while pondering or analysing without end:
-            // wait for stop or ponder-hit.
-            while !control.should_stop()
-                && (control.pondering.load(Ordering::SeqCst) || limits.infinite)
-            {
-                std::thread::sleep(std::time::Duration::from_millis(1));
-            }
-            shared.abort.store(true, Ordering::SeqCst);
-            w.publish_nodes();
-            for h in helpers {
-                let _ = h.join();
-            }
-            Some((w.root_moves, w.completed_depth))
-        });
-        let nodes = shared.total_nodes();
-        let (root_moves, depth) = outcome.unwrap_or_else(|| (Vec::new(), 0));
-        let Some(best) = root_moves.first() else {
-            // No legal move (or no thread): the first legal move if any.
-            let mut list = MoveList::new();
-            game.generate(root, &mut list);
-            let best = list.first().copied();
-            return SearchResult {
-                best,
-                ponder: None,
-                score: if best.is_some() {
-                    0
-                } else {
-                    -crate::game::SCORE_WIN
-                },
-                depth: 0,
-                nodes,
-                pv: best.into_iter().collect(),
-            };
-        };
-        let mut pv = best.pv.clone();
-        if pv.len() < 2 {
-            // Look the reply up in the table, for pondering.
-            let after = game.play(root, best.mv);
-            if let Some(idx) = tt.probe(game.hash(&after)).and_then(|e| e.move_index) {
-                let mut list = MoveList::new();
-                game.generate(&after, &mut list);
-                if let Some(&reply) = list.get(idx as usize) {
-                    pv.truncate(1);
-                    pv.push(reply);
-                }
-            }
-        }
-        SearchResult {
-            best: Some(best.mv),
-            ponder: pv.get(1).copied(),
-            score: best.score,
-            depth,
-            nodes,
-            pv,
-        }
+        driver::result(&game, tt, root, done)
     }
 }

@@ -1,5 +1,7 @@
-//! Move ordering: killer moves per ply, the history table, and the late
-//! move reduction table.
+//! Move ordering: the staged move picker of the two-player search, killer
+//! moves per ply, the history table, and the late move reduction table.
+
+use crate::game::{Game, MoveList};
 
 /// History scores stay within ±this (gravity towards 0 keeps them fresh).
 pub const HISTORY_MAX: i32 = 1 << 14;
@@ -79,6 +81,164 @@ impl History {
     }
 }
 
+/// Ordering bonus of a noisy move (a capture): above every killer and
+/// history score.
+pub const NOISY_BONUS: i32 = 1 << 24;
+/// Ordering bonus of the first and second killer: above every history score
+/// (which stays within ±[`HISTORY_MAX`]).
+pub const KILLER_BONUS: [i32; 2] = [1 << 22, 1 << 21];
+
+/// Where a [`MovePicker`] is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Stage {
+    /// The table's move comes first, before anything is scored (it often
+    /// cuts off alone).
+    #[default]
+    TableMove,
+    /// The other moves are not scored yet.
+    Score,
+    /// The other moves come best first: captures, then the two killers,
+    /// then the quiet moves by history.
+    Ordered,
+}
+
+/// The staged move picker of one node of the two-player search: the table
+/// move, then captures, killers and quiet moves by history. Captures,
+/// killers and quiets are ranked by score bands ([`NOISY_BONUS`],
+/// [`KILLER_BONUS`]) in one selection sort, so the order (ties included) is
+/// the one every bench signature was measured with. The buffers live with
+/// the search thread, one picker per ply, so that no node clears kilobytes
+/// of arrays.
+#[derive(Default)]
+pub struct MovePicker {
+    stage: Stage,
+    table_move: Option<usize>,
+    /// Indices of the moves still to pick, and their ordering scores.
+    order: Vec<u16>,
+    scores: Vec<i32>,
+    /// Moves picked from `order` so far.
+    taken: usize,
+    /// Per move index: the history key, once computed, and whether the move
+    /// is noisy (set when the move is picked or scored).
+    keys: Vec<Option<u64>>,
+    noisy: Vec<bool>,
+    /// Quiet moves searched so far (they lose history on a cutoff).
+    quiets: Vec<u16>,
+}
+
+impl MovePicker {
+    /// Starts a node of `n` moves; `table_move` is the table's move index,
+    /// if it is one of them.
+    pub fn reset(&mut self, n: usize, table_move: Option<usize>) {
+        self.stage = Stage::TableMove;
+        self.table_move = table_move.filter(|&i| i < n);
+        self.order.clear();
+        self.scores.clear();
+        self.taken = 0;
+        self.quiets.clear();
+        self.keys.clear();
+        self.keys.resize(n, None);
+        self.noisy.clear();
+        self.noisy.resize(n, false);
+    }
+
+    /// The index of the next move to search, `None` when all are done.
+    /// `to_move` is the player to move (the history is per player).
+    pub fn next<G: Game>(
+        &mut self,
+        game: &G,
+        pos: &G::Position,
+        moves: &MoveList<G::Move>,
+        history: &History,
+        killers: [Option<G::Move>; 2],
+        to_move: usize,
+    ) -> Option<usize> {
+        if self.stage == Stage::TableMove {
+            self.stage = Stage::Score;
+            if let Some(t) = self.table_move {
+                self.noisy[t] = game.is_noisy(pos, moves[t]);
+                return Some(t);
+            }
+        }
+        if self.stage == Stage::Score {
+            self.stage = Stage::Ordered;
+            self.score(game, pos, moves, history, killers, to_move);
+        }
+        if self.taken >= self.order.len() {
+            return None;
+        }
+        // Selection sort step: the best score left, the first on ties.
+        let taken = self.taken;
+        let mut bi = taken;
+        for k in taken + 1..self.order.len() {
+            if self.scores[k] > self.scores[bi] {
+                bi = k;
+            }
+        }
+        self.order.swap(taken, bi);
+        self.scores.swap(taken, bi);
+        self.taken += 1;
+        Some(self.order[taken] as usize)
+    }
+
+    fn score<G: Game>(
+        &mut self,
+        game: &G,
+        pos: &G::Position,
+        moves: &MoveList<G::Move>,
+        history: &History,
+        killers: [Option<G::Move>; 2],
+        to_move: usize,
+    ) {
+        for (j, &mv) in moves.iter().enumerate() {
+            if Some(j) == self.table_move {
+                continue;
+            }
+            let noisy = game.is_noisy(pos, mv);
+            self.noisy[j] = noisy;
+            let key = game.move_key(pos, mv);
+            self.keys[j] = Some(key);
+            let mut s = history.get(key, to_move);
+            if noisy {
+                s += NOISY_BONUS;
+            } else if killers[0] == Some(mv) {
+                s += KILLER_BONUS[0];
+            } else if killers[1] == Some(mv) {
+                s += KILLER_BONUS[1];
+            }
+            self.order.push(j as u16);
+            self.scores.push(s);
+        }
+    }
+
+    /// Whether move `i` (already picked) is noisy.
+    #[inline]
+    pub fn is_noisy(&self, i: usize) -> bool {
+        self.noisy[i]
+    }
+
+    /// The history key of move `i` (computed when it was scored, or now).
+    pub fn key<G: Game>(
+        &self,
+        game: &G,
+        pos: &G::Position,
+        moves: &MoveList<G::Move>,
+        i: usize,
+    ) -> u64 {
+        self.keys[i].unwrap_or_else(|| game.move_key(pos, moves[i]))
+    }
+
+    /// Move `i` was searched as a quiet move without a cutoff.
+    pub fn searched_quiet(&mut self, i: usize) {
+        self.quiets.push(i as u16);
+    }
+
+    /// The quiet moves searched without a cutoff, in order.
+    pub fn quiets(&self) -> &[u16] {
+        &self.quiets
+    }
+}
+
 /// Divisor of the late move reduction formula ln(depth)·ln(moves)/divisor.
 pub const LMR_DIVISOR: f64 = 2.0;
 
@@ -124,6 +284,40 @@ mod tests {
         assert_eq!(k.get(1), [Some(5), None]);
         k.add(1, 6u32);
         assert_eq!(k.get(1), [Some(6), Some(5)]);
+    }
+
+    /// The order a picker gives at the international start position (9
+    /// quiet moves) with a table move, two killers and some history.
+    #[test]
+    fn the_picker_gives_the_table_move_then_killers_then_history() {
+        use crate::draughts::InternationalGame;
+        let g = InternationalGame::default();
+        let pos = g.start();
+        let mut moves = MoveList::new();
+        g.generate(&pos, &mut moves);
+        assert_eq!(moves.len(), 9);
+        let me = g.to_move(&pos);
+        let mut history = History::new();
+        history.reward(g.move_key(&pos, moves[5]), me, 4);
+        history.reward(g.move_key(&pos, moves[7]), me, 6);
+        history.punish(g.move_key(&pos, moves[0]), me, 3);
+        let killers = [Some(moves[2]), Some(moves[8])];
+        let mut picker = MovePicker::default();
+        picker.reset(moves.len(), Some(4));
+        let mut order = Vec::new();
+        while let Some(i) = picker.next(&g, &pos, &moves, &history, killers, me) {
+            assert!(!picker.is_noisy(i));
+            order.push(i);
+        }
+        // Table move, killers, history 36 and 16, the zeros in the order
+        // the selection sort leaves them, the punished move last.
+        assert_eq!(order, [4, 2, 8, 7, 5, 3, 6, 1, 0]);
+        // A table move out of range is ignored.
+        picker.reset(moves.len(), Some(99));
+        assert_eq!(
+            picker.next(&g, &pos, &moves, &History::new(), [None, None], me),
+            Some(0)
+        );
     }
 
     #[test]

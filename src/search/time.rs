@@ -88,6 +88,11 @@ impl TimeManager {
         (soft, hard)
     }
 
+    /// When the search started.
+    pub fn start(&self) -> Instant {
+        self.search_start
+    }
+
     /// Seconds since the search started (for reports).
     pub fn elapsed(&self) -> f64 {
         self.search_start.elapsed().as_secs_f64()

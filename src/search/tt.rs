@@ -102,9 +102,12 @@ struct Words {
 /// The alignment of the table (one x86-64 huge page).
 const HUGE_PAGE: usize = 2 << 20;
 
-// SAFETY: `Words` owns its allocation and only hands out `&[AtomicU64]`,
-// which is `Send` and `Sync`.
+// SAFETY: `Words` owns its allocation (freed only in `drop`) and hands out
+// nothing but `&[AtomicU64]`; moving the owner to another thread moves no
+// data, and `AtomicU64` is `Send`.
 unsafe impl Send for Words {}
+// SAFETY: shared access goes only through `&[AtomicU64]`, whose every
+// operation is atomic; `AtomicU64` is `Sync`.
 unsafe impl Sync for Words {}
 
 impl Words {
@@ -121,7 +124,8 @@ impl Words {
             // Only for sizes near isize::MAX, which no MiB count reaches.
             Err(_) => std::alloc::Layout::new::<AtomicU64>(),
         };
-        // SAFETY: the layout has a non-zero size.
+        // SAFETY: the layout has a non-zero size (`len` is at least 1); a
+        // null result is handled just below.
         let raw = unsafe { std::alloc::alloc(layout) } as *mut AtomicU64;
         let Some(ptr) = std::ptr::NonNull::new(raw) else {
             std::alloc::handle_alloc_error(layout)
@@ -139,15 +143,17 @@ impl Words {
 impl std::ops::Deref for Words {
     type Target = [AtomicU64];
     fn deref(&self) -> &[AtomicU64] {
-        // SAFETY: `ptr` points to `len` initialised (zeroed) words that live
-        // as long as `self`.
+        // SAFETY: `ptr` points to `len` initialised (zeroed in `new`) words,
+        // suitably aligned, that live as long as `self`; they are only ever
+        // accessed through atomic operations, so shared slices are sound.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 }
 
 impl Drop for Words {
     fn drop(&mut self) {
-        // SAFETY: allocated in `new` with this layout.
+        // SAFETY: `ptr` was allocated in `new` with this very layout and is
+        // freed only here, once.
         unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, self.layout) }
     }
 }
@@ -309,18 +315,6 @@ impl Tt {
         self.words[at].store(hash ^ data, Ordering::Relaxed);
         self.words[at + 1].store(data, Ordering::Relaxed);
     }
-
-    /// Permille of the first thousand entries used by the current search.
-    pub fn hashfull(&self) -> u32 {
-        let age = self.current_age();
-        let n = (self.buckets * ENTRIES_PER_BUCKET).min(1000);
-        let used = (0..n)
-            .filter(|&i| {
-                unpack(self.words[2 * i + 1].load(Ordering::Relaxed)).is_some_and(|(_, a)| a == age)
-            })
-            .count();
-        (used * 1000 / n.max(1)) as u32
-    }
 }
 
 #[cfg(test)]
@@ -350,18 +344,28 @@ mod tests {
         assert_eq!(score_to_tt(55, 9), 55);
     }
 
+    /// `n` distinct hashes that all fall into one bucket of `tt` (they
+    /// share their high bits, which pick the bucket).
+    fn same_bucket(tt: &Tt, n: u64) -> Vec<u64> {
+        let hashes: Vec<u64> = (0..n).map(|i| 0xA5A5_0000_0000_0000 | (i + 1)).collect();
+        assert!(hashes.iter().all(|&h| tt.bucket(h) == tt.bucket(hashes[0])));
+        hashes
+    }
+
     #[test]
     fn concurrent_writers_never_produce_a_torn_entry() {
-        // Two threads write different entries for hashes that share buckets;
-        // a reader must only ever see data written for its own hash.
+        // Two threads write different entries for 16 hashes of ONE bucket
+        // (4 slots), so that they keep overwriting each other's slots; the
+        // data encodes the hash, so a reader that accepted a half-written
+        // slot (one word from each writer) would see another hash's data.
         let tt = Tt::new(1);
-        let tt = &tt;
+        let hashes = same_bucket(&tt, 16);
+        let (tt, hashes) = (&tt, &hashes);
         std::thread::scope(|s| {
             for t in 0..2u64 {
                 s.spawn(move || {
-                    for i in 0..200_000u64 {
-                        let h = (i % 64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-                        // The data encodes the hash, so a torn read shows.
+                    for i in 0..200_000usize {
+                        let h = hashes[(i * 7 + t as usize) % hashes.len()];
                         tt.store(
                             h,
                             Some((h & 0x1FF) as u16),
@@ -369,13 +373,93 @@ mod tests {
                             (h & 0x3F) as u8,
                             Bound::Exact,
                         );
-                        if let Some(e) = tt.probe(h) {
-                            assert_eq!(e.move_index, Some((h & 0x1FF) as u16));
-                            assert_eq!(e.depth, (h & 0x3F) as u8);
+                        let r = hashes[(i * 5 + 3) % hashes.len()];
+                        if let Some(e) = tt.probe(r) {
+                            assert_eq!(e.move_index, Some((r & 0x1FF) as u16));
+                            assert_eq!(e.depth, (r & 0x3F) as u8);
                         }
                     }
                 });
             }
         });
+    }
+
+    #[test]
+    fn a_torn_slot_reads_as_a_miss() {
+        // One word from one entry, the other from another: no hit.
+        let tt = Tt::new(1);
+        let h = same_bucket(&tt, 2);
+        tt.store(h[0], Some(1), 10, 5, Bound::Exact);
+        let base = tt.bucket(h[0]);
+        let other = pack(Some(2), 20, 6, Bound::Lower, tt.current_age());
+        for slot in 0..ENTRIES_PER_BUCKET {
+            tt.words[base + 2 * slot + 1].store(other, Ordering::Relaxed);
+        }
+        assert!(tt.probe(h[0]).is_none());
+        assert!(tt.probe(h[1]).is_none());
+    }
+
+    #[test]
+    fn a_full_bucket_replaces_its_shallowest_entry() {
+        let tt = Tt::new(1);
+        let h = same_bucket(&tt, 5);
+        for (i, depth) in [10u8, 3, 10, 10].into_iter().enumerate() {
+            tt.store(h[i], Some(i as u16), 0, depth, Bound::Exact);
+        }
+        tt.store(h[4], Some(4), 0, 5, Bound::Exact);
+        assert!(tt.probe(h[1]).is_none(), "the shallowest entry goes");
+        for i in [0, 2, 3, 4] {
+            assert_eq!(tt.probe(h[i]).map(|e| e.move_index), Some(Some(i as u16)));
+        }
+    }
+
+    #[test]
+    fn entries_of_older_searches_are_replaced_first() {
+        let tt = Tt::new(1);
+        let h = same_bucket(&tt, 5);
+        for (i, depth) in [12u8, 10, 10, 11].into_iter().enumerate() {
+            tt.store(h[i], None, 0, depth, Bound::Exact);
+        }
+        tt.new_search();
+        // Refreshed in this search: worth its full depth again.
+        tt.store(h[1], None, 0, 10, Bound::Exact);
+        // The others lose 8 plies of value for their age: h[2] (10 - 8) is
+        // now the cheapest, below the fresh h[1] of the same depth.
+        tt.store(h[4], None, 0, 1, Bound::Exact);
+        assert!(tt.probe(h[2]).is_none(), "the stale entry goes");
+        for i in [0, 1, 3, 4] {
+            assert!(tt.probe(h[i]).is_some(), "entry {i} stays");
+        }
+    }
+
+    #[test]
+    fn a_deeper_entry_of_this_search_is_kept_unless_the_new_one_is_exact() {
+        let tt = Tt::new(1);
+        let h = 0x0123_4567_89AB_CDEF;
+        tt.store(h, Some(3), 50, 12, Bound::Lower);
+        // Shallower (by more than 2), not exact: ignored.
+        tt.store(h, Some(4), 60, 5, Bound::Upper);
+        let e = tt.probe(h).expect("hit");
+        assert_eq!((e.move_index, e.score, e.depth), (Some(3), 50, 12));
+        // Exact: replaces, and keeps the old move when it brings none.
+        tt.store(h, None, 70, 5, Bound::Exact);
+        let e = tt.probe(h).expect("hit");
+        assert_eq!((e.move_index, e.score, e.depth), (Some(3), 70, 5));
+        // In a later search a shallower entry replaces it too.
+        tt.new_search();
+        tt.store(h, Some(9), 80, 1, Bound::Upper);
+        let e = tt.probe(h).expect("hit");
+        assert_eq!((e.move_index, e.depth, e.bound), (Some(9), 1, Bound::Upper));
+    }
+
+    #[test]
+    fn clear_forgets_everything() {
+        let tt = Tt::new(1);
+        let h = same_bucket(&tt, 4);
+        for &x in &h {
+            tt.store(x, Some(1), 0, 1, Bound::Exact);
+        }
+        tt.clear();
+        assert!(h.iter().all(|&x| tt.probe(x).is_none()));
     }
 }

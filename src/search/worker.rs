@@ -1,19 +1,20 @@
-//! One search thread: iterative deepening, principal variation search with
-//! aspiration windows, and the quiescence search. The main thread and the
+//! The two-player search: principal variation search with aspiration
+//! windows at the root, and the quiescence search, one [`Worker`] per
+//! thread behind the iterative-deepening [`driver`]. The main thread and the
 //! Lazy SMP helpers run the same code; only the main thread watches the
 //! clock and reports.
 
-use super::ordering::{History, Killers, lmr_reduction};
+use super::driver::{self, Finished, Leaves, MAX_PLY, PvTable, RootMove, RootSearch, clamp_eval};
+use super::ordering::{History, Killers, MovePicker, lmr_reduction};
 use super::time::TimeManager;
 use super::tt::{Bound, Tt, score_to_tt};
-use super::{Control, Info, Limits};
+use super::{Control, Features, HELPER_MIN_TIME, Info, Limits, SEARCH_STACK};
 use crate::game::{
     Game, MoveList, Outcome, SCORE_DRAW, SCORE_INF, SCORE_WIN, SCORE_WIN_MIN, Score,
 };
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
 
-/// The deepest ply the search goes to (iterations stop below it).
-pub const MAX_PLY: usize = 128;
 /// Aspiration windows start at this half-width (centi-men) from depth
 /// [`ASPIRATION_MIN_DEPTH`] on, and double after every failure.
 pub const ASPIRATION_DELTA: Score = 20;
@@ -44,60 +45,39 @@ impl Shared<'_> {
     }
 }
 
-/// Per-ply scratch space for move ordering (kept between nodes so that no
-/// node clears kilobytes of arrays).
-#[derive(Default)]
-struct NodeBuf {
-    /// Indices of the moves still to pick, and their ordering scores.
-    order: Vec<u16>,
-    scores: Vec<i32>,
-    /// Per move index: the history key, once computed, and whether the move
-    /// is noisy.
-    keys: Vec<Option<u64>>,
-    noisy: Vec<bool>,
-    /// Quiet moves searched so far (they lose history on a cutoff).
-    quiets: Vec<u16>,
+/// The kind of a node: on the principal variation (full window, its line
+/// kept, no table cutoff) or not (null window). A type parameter rather
+/// than a `bool`, so each kind compiles to its own code.
+pub trait NodeType {
+    const PV: bool;
 }
 
-impl NodeBuf {
-    fn reset(&mut self, n: usize) {
-        self.order.clear();
-        self.scores.clear();
-        self.quiets.clear();
-        self.keys.clear();
-        self.keys.resize(n, None);
-        self.noisy.clear();
-        self.noisy.resize(n, false);
-    }
+/// A node on the principal variation.
+pub struct Pv;
+/// A node searched with a null window.
+pub struct NonPv;
+
+impl NodeType for Pv {
+    const PV: bool = true;
 }
 
-/// A root move with its score in the current iteration and its line.
-#[derive(Clone, Debug)]
-pub struct RootMove<M> {
-    pub mv: M,
-    /// Index in the root's generated move list (what the table stores).
-    pub index: u16,
-    pub score: Score,
-    pub prev_score: Score,
-    pub pv: Vec<M>,
+impl NodeType for NonPv {
+    const PV: bool = false;
 }
 
-impl<M: Copy> RootMove<M> {
-    /// The root's legal moves in generation order, not yet scored.
-    pub fn all<G: Game<Move = M>>(game: &G, root: &G::Position) -> Vec<RootMove<M>> {
-        let mut list = MoveList::new();
-        game.generate(root, &mut list);
-        list.iter()
-            .enumerate()
-            .map(|(i, &mv)| RootMove {
-                mv,
-                index: i as u16,
-                score: -SCORE_INF,
-                prev_score: -SCORE_INF,
-                pv: vec![mv],
-            })
-            .collect()
-    }
+/// What the move loop of one node needs to know about it.
+struct Node<'p, G: Game> {
+    pos: &'p G::Position,
+    ply: usize,
+    /// The remaining depth, and that of the children.
+    depth: i32,
+    new_depth: i32,
+    /// A forced move: the children keep the depth.
+    extended: bool,
+    to_move: usize,
+    /// A capture is pending (no reductions).
+    unstable: bool,
+    killers: [Option<G::Move>; 2],
 }
 
 pub struct Worker<'a, G: Game> {
@@ -112,14 +92,127 @@ pub struct Worker<'a, G: Game> {
     root_index: usize,
     killers: Killers<G::Move>,
     history: History,
-    pv: Vec<Vec<G::Move>>,
-    bufs: Vec<NodeBuf>,
-    leaf_ply_sum: u64,
-    leaf_count: u64,
+    pv: PvTable<G::Move>,
+    pickers: Vec<MovePicker>,
+    leaves: Leaves,
     pub root_moves: Vec<RootMove<G::Move>>,
-    pub completed_depth: u32,
     time: Option<TimeManager>,
     root_pos: G::Position,
+}
+
+/// Runs the two-player search: the main search on the calling thread (no
+/// thread start on the clock, and `on_info` is called directly) and
+/// `threads - 1` Lazy SMP helpers that share the table.
+#[allow(clippy::too_many_arguments)]
+pub fn search<G: Game>(
+    game: G,
+    tt: &Tt,
+    threads: usize,
+    features: Features,
+    root: &G::Position,
+    history: &[u64],
+    limits: &Limits,
+    control: &Control,
+    time: TimeManager,
+    on_info: &mut dyn FnMut(&Info<G::Move>),
+) -> Finished<G::Move> {
+    // Helpers cannot help in a few milliseconds, and starting and joining
+    // them costs scheduler latency on a loaded machine.
+    let threads = if time.hard.is_some_and(|h| h < HELPER_MIN_TIME) {
+        1
+    } else {
+        threads
+    };
+    let shared = Shared {
+        tt,
+        control,
+        abort: AtomicBool::new(false),
+        nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        limits,
+        features,
+    };
+    let shared = &shared;
+    let (root_moves, depth) = std::thread::scope(|s| {
+        let mut helpers = Vec::new();
+        for id in 1..threads {
+            let b = std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(SEARCH_STACK);
+            let h = b.spawn_scoped(s, move || {
+                let mut w = Worker::new(game, shared, id, root, history, None);
+                driver::iterate(&mut w, limits, control, None, &mut |_| {});
+                w.publish_nodes();
+            });
+            match h {
+                Ok(h) => helpers.push(h),
+                Err(e) => log::warn!("cannot start search thread {id}: {e}"),
+            }
+        }
+        let mut w = Worker::new(game, shared, 0, root, history, Some(time));
+        let depth = driver::iterate(&mut w, limits, control, Some(&time), on_info);
+        shared.abort.store(true, Ordering::SeqCst);
+        w.publish_nodes();
+        for h in helpers {
+            let _ = h.join();
+        }
+        (w.root_moves, depth)
+    });
+    Finished {
+        root_moves,
+        depth,
+        nodes: shared.total_nodes(),
+        key: 0,
+    }
+}
+
+impl<G: Game> RootSearch<G> for Worker<'_, G> {
+    fn root_moves(&self) -> &[RootMove<G::Move>] {
+        &self.root_moves
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Lazy SMP: odd helpers search one ply deeper than their turn.
+    fn search_depth(&self, depth: u32, max_depth: u32) -> u32 {
+        if self.id % 2 == 1 {
+            (depth + 1).min(max_depth.max(depth))
+        } else {
+            depth
+        }
+    }
+
+    fn iteration(
+        &mut self,
+        depth: u32,
+        start: Instant,
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) -> bool {
+        let multipv = self.shared.limits.multipv.max(1).min(self.root_moves.len());
+        self.leaves = Leaves::default();
+        for pv_idx in 0..multipv {
+            self.aspiration(depth as i32, pv_idx, multipv);
+            if self.stopped {
+                return false;
+            }
+            if self.is_main() {
+                let rm = &self.root_moves[pv_idx];
+                let nodes = self.total_nodes();
+                let info = driver::info(
+                    rm,
+                    rm.pv.clone(),
+                    depth,
+                    &self.leaves,
+                    nodes,
+                    start,
+                    pv_idx + 1,
+                );
+                report(&info);
+            }
+        }
+        true
+    }
 }
 
 #[inline]
@@ -129,11 +222,6 @@ fn outcome_score(o: Outcome, to_move: usize, ply: usize) -> Score {
         Outcome::Win(p) if p == to_move => SCORE_WIN - ply as Score,
         Outcome::Win(_) => -(SCORE_WIN - ply as Score),
     }
-}
-
-#[inline]
-fn clamp_eval(s: Score) -> Score {
-    s.clamp(-SCORE_WIN_MIN + 1, SCORE_WIN_MIN - 1)
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -161,21 +249,13 @@ impl<'a, G: Game> Worker<'a, G> {
             root_index,
             killers: Killers::new(MAX_PLY + 2),
             history: History::new(),
-            pv: (0..MAX_PLY + 2)
-                .map(|_| Vec::with_capacity(MAX_PLY))
-                .collect(),
-            bufs: (0..MAX_PLY + 2).map(|_| NodeBuf::default()).collect(),
-            leaf_ply_sum: 0,
-            leaf_count: 0,
+            pv: PvTable::new(),
+            pickers: (0..MAX_PLY + 2).map(|_| MovePicker::default()).collect(),
+            leaves: Leaves::default(),
             root_moves,
-            completed_depth: 0,
             time,
             root_pos: root.clone(),
         }
-    }
-
-    fn is_main(&self) -> bool {
-        self.id == 0
     }
 
     /// Looks at the stop flags, and on the main thread at the clock and the
@@ -248,110 +328,6 @@ impl<'a, G: Game> Worker<'a, G> {
         false
     }
 
-    /// Iterative deepening. The main thread reports through `report` and
-    /// stops on its limits; helpers run until aborted.
-    pub fn iterate(&mut self, report: &mut dyn FnMut(&Info<G::Move>)) {
-        if self.root_moves.is_empty() {
-            return;
-        }
-        let limits = self.shared.limits;
-        let multipv = limits.multipv.max(1).min(self.root_moves.len());
-        let max_depth = if limits.infinite {
-            MAX_PLY as u32 - 8
-        } else {
-            limits
-                .depth
-                .unwrap_or(MAX_PLY as u32 - 8)
-                .clamp(1, MAX_PLY as u32 - 8)
-        };
-        // One legal move under a clock: answer at once (after one ply, for
-        // a score).
-        let only_move = self.is_main()
-            && self.root_moves.len() == 1
-            && !limits.infinite
-            && limits.depth.is_none()
-            && limits.nodes.is_none()
-            && (limits.time.is_some() || limits.move_time.is_some())
-            && !self.shared.control.pondering.load(Ordering::Relaxed);
-        let start = std::time::Instant::now();
-        let mut last_iter_time = 0.0f64;
-        let mut depth = 1u32;
-        while depth <= max_depth {
-            // Lazy SMP: odd helpers search one ply deeper than their turn.
-            let search_depth = if self.id % 2 == 1 {
-                (depth + 1).min(max_depth.max(depth))
-            } else {
-                depth
-            };
-            let iter_start = std::time::Instant::now();
-            self.leaf_ply_sum = 0;
-            self.leaf_count = 0;
-            for rm in &mut self.root_moves {
-                rm.prev_score = rm.score;
-            }
-            for pv_idx in 0..multipv {
-                self.aspiration(search_depth as i32, pv_idx, multipv);
-                if self.stopped {
-                    break;
-                }
-                if self.is_main() {
-                    let info = self.info(search_depth, pv_idx, start.elapsed().as_secs_f64());
-                    report(&info);
-                }
-            }
-            if self.stopped {
-                break;
-            }
-            self.completed_depth = search_depth;
-            let t = iter_start.elapsed().as_secs_f64();
-            if self.is_main() {
-                if only_move {
-                    break;
-                }
-                // Guess the next iteration from the growth of the last two.
-                let growth = if last_iter_time > 1e-4 {
-                    (t / last_iter_time).clamp(1.5, 6.0)
-                } else {
-                    3.0
-                };
-                last_iter_time = t;
-                if let Some(tm) = &self.time
-                    && tm.stop_iterating(self.shared.control, t * growth)
-                {
-                    break;
-                }
-                // A win or loss found within the depth searched will not change.
-                let best = self.root_moves[0].score;
-                if !limits.infinite
-                    && limits.depth.is_none()
-                    && best.abs() >= SCORE_WIN_MIN
-                    && (SCORE_WIN - best.abs()) as u32 <= search_depth
-                    && (limits.time.is_some() || limits.move_time.is_some())
-                {
-                    break;
-                }
-            }
-            depth += 1;
-        }
-    }
-
-    fn info(&self, depth: u32, pv_idx: usize, time: f64) -> Info<G::Move> {
-        let rm = &self.root_moves[pv_idx];
-        Info {
-            depth,
-            mean_depth: if self.leaf_count > 0 {
-                self.leaf_ply_sum as f64 / self.leaf_count as f64
-            } else {
-                depth as f64
-            },
-            score: rm.score,
-            nodes: self.total_nodes(),
-            time,
-            pv: rm.pv.clone(),
-            multipv: pv_idx + 1,
-        }
-    }
-
     /// Searches one root line with an aspiration window around its last
     /// score, widening until the score falls inside.
     fn aspiration(&mut self, depth: i32, pv_idx: usize, multipv: usize) {
@@ -398,11 +374,11 @@ impl<'a, G: Game> Worker<'a, G> {
             let mv = self.root_moves[i].mv;
             let child = self.game.play(&root, mv);
             let score = if i == first {
-                -self.alphabeta(&child, depth - 1, -beta, -alpha, 1, true)
+                -self.alphabeta::<Pv>(&child, depth - 1, -beta, -alpha, 1)
             } else {
-                let mut s = -self.alphabeta(&child, depth - 1, -alpha - 1, -alpha, 1, false);
+                let mut s = -self.alphabeta::<NonPv>(&child, depth - 1, -alpha - 1, -alpha, 1);
                 if s > alpha && s < beta && !self.stopped {
-                    s = -self.alphabeta(&child, depth - 1, -beta, -alpha, 1, true);
+                    s = -self.alphabeta::<Pv>(&child, depth - 1, -beta, -alpha, 1);
                 }
                 s
             };
@@ -413,11 +389,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 best = score;
             }
             if i == first || score > alpha {
-                let rm = &mut self.root_moves[i];
-                rm.score = score;
-                rm.pv.clear();
-                rm.pv.push(mv);
-                rm.pv.extend_from_slice(&self.pv[1]);
+                self.root_moves[i].set_line(score, self.pv.line(1));
                 if score > alpha {
                     alpha = score;
                     // The new best goes first at once, so that a search
@@ -431,54 +403,56 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.root_moves[i].score = -SCORE_INF;
             }
         }
-        // Keep the order of moves that did not raise alpha (stable sort).
-        self.root_moves[first..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-        let idx = self.root_moves[first].index;
-        let s = self.root_moves[first].score;
-        if s > -SCORE_INF && depth > 0 && !self.stopped {
-            let h = self.path[self.root_index];
-            let bound = if s >= beta {
+        driver::sort_root_moves(&mut self.root_moves[first..]);
+        if first == 0 && !self.stopped {
+            let rm = &self.root_moves[0];
+            let bound = if rm.score >= beta {
                 Bound::Lower
             } else {
                 Bound::Exact
             };
-            if first == 0 {
-                self.shared
-                    .tt
-                    .store(h, Some(idx), score_to_tt(s, 0), depth.min(255) as u8, bound);
-            }
+            driver::store_root(self.shared.tt, self.path[self.root_index], rm, depth, bound);
         }
         best
     }
 
-    /// Principal variation search (fail-soft negamax).
-    fn alphabeta(
+    /// Counts a node at `ply` and looks at what ends it before any search:
+    /// a stop, the end of the game, a repetition. Otherwise puts its hash
+    /// on the path and returns it.
+    fn enter(&mut self, pos: &G::Position, ply: usize) -> Result<u64, Score> {
+        let game = self.game;
+        self.pv.clear(ply);
+        self.nodes += 1;
+        self.check_stop();
+        if self.stopped {
+            return Err(0);
+        }
+        if let Some(o) = game.outcome(pos) {
+            return Err(outcome_score(o, game.to_move(pos), ply));
+        }
+        let hash = game.hash(pos);
+        self.path.truncate(self.root_index + ply);
+        if self.is_repetition(hash, ply, game.reversible_plies(pos)) {
+            return Err(SCORE_DRAW);
+        }
+        self.path.push(hash);
+        Ok(hash)
+    }
+
+    /// Principal variation search (fail-soft negamax) at a node of kind `N`.
+    fn alphabeta<N: NodeType>(
         &mut self,
         pos: &G::Position,
         depth: i32,
         mut alpha: Score,
         mut beta: Score,
         ply: usize,
-        is_pv: bool,
     ) -> Score {
         let game = self.game;
-        self.pv[ply].clear();
-        self.nodes += 1;
-        self.check_stop();
-        if self.stopped {
-            return 0;
-        }
-        let to_move = game.to_move(pos);
-        if let Some(o) = game.outcome(pos) {
-            return outcome_score(o, to_move, ply);
-        }
-        let hash = game.hash(pos);
-        let idx = self.root_index + ply;
-        self.path.truncate(idx);
-        if self.is_repetition(hash, ply, game.reversible_plies(pos)) {
-            return SCORE_DRAW;
-        }
-        self.path.push(hash);
+        let hash = match self.enter(pos, ply) {
+            Ok(hash) => hash,
+            Err(score) => return score,
+        };
         if ply > 0
             && let Some(wdl) = game.egdb_probe(pos)
         {
@@ -496,11 +470,12 @@ impl<'a, G: Game> Worker<'a, G> {
         }
 
         let tt = self.shared.tt;
-        let entry = tt.probe(hash);
-        let mut tt_move = None;
-        if let Some(e) = entry {
-            tt_move = e.move_index;
-            if !is_pv && let Some(s) = e.cutoff(depth, ply, alpha, beta) {
+        let mut table_move = None;
+        if let Some(e) = tt.probe(hash) {
+            table_move = e.move_index.map(|i| i as usize);
+            if !N::PV
+                && let Some(s) = e.cutoff(depth, ply, alpha, beta)
+            {
                 return s;
             }
         }
@@ -510,156 +485,28 @@ impl<'a, G: Game> Worker<'a, G> {
         if moves.is_empty() {
             return -(SCORE_WIN - ply as Score);
         }
-        let n = moves.len();
-        let unstable = game.is_unstable(pos);
         // A forced move costs no depth.
-        let extension = if n == 1 && ply < 2 * MAX_PLY / 3 {
-            1
-        } else {
-            0
+        let extended = moves.len() == 1 && ply < 2 * MAX_PLY / 3;
+        let node = Node {
+            pos,
+            ply,
+            depth,
+            new_depth: depth - 1 + extended as i32,
+            extended,
+            to_move: game.to_move(pos),
+            unstable: game.is_unstable(pos),
+            killers: self.killers.get(ply),
         };
-        let new_depth = depth - 1 + extension;
-
-        let tt_idx = tt_move.map(|i| i as usize).filter(|&i| i < n);
-        let killers = self.killers.get(ply);
-        let mut buf = std::mem::take(&mut self.bufs[ply]);
-        buf.reset(n);
-        let mut tt_done = false;
-        let mut scored = false;
-        let mut taken = 0usize;
-
-        let orig_alpha = alpha;
-        let mut best = -SCORE_INF;
-        let mut best_idx: Option<usize> = None;
-        let mut searched = 0usize;
-
-        loop {
-            // Pick the next move: the table's first, then the rest ordered
-            // by captures, killers and history (scored only if needed).
-            let i = match tt_idx {
-                Some(t) if !tt_done => {
-                    tt_done = true;
-                    buf.noisy[t] = game.is_noisy(pos, moves[t]);
-                    t
-                }
-                _ => {
-                    if !scored {
-                        scored = true;
-                        for (j, &mv) in moves.iter().enumerate() {
-                            if Some(j) == tt_idx {
-                                continue;
-                            }
-                            let nz = game.is_noisy(pos, mv);
-                            buf.noisy[j] = nz;
-                            let key = game.move_key(pos, mv);
-                            buf.keys[j] = Some(key);
-                            let mut s = self.history.get(key, to_move);
-                            if nz {
-                                s += 1 << 24;
-                            } else if killers[0] == Some(mv) {
-                                s += 1 << 22;
-                            } else if killers[1] == Some(mv) {
-                                s += 1 << 21;
-                            }
-                            buf.order.push(j as u16);
-                            buf.scores.push(s);
-                        }
-                    }
-                    if taken >= buf.order.len() {
-                        break;
-                    }
-                    // Selection sort step.
-                    let mut bi = taken;
-                    for k in taken + 1..buf.order.len() {
-                        if buf.scores[k] > buf.scores[bi] {
-                            bi = k;
-                        }
-                    }
-                    buf.order.swap(taken, bi);
-                    buf.scores.swap(taken, bi);
-                    taken += 1;
-                    buf.order[taken - 1] as usize
-                }
-            };
-
-            let mv = moves[i];
-            let child = game.play(pos, mv);
-            if new_depth > 0 {
-                tt.prefetch(game.hash(&child));
-            }
-            let is_noisy = buf.noisy[i];
-            let score = if searched == 0 {
-                -self.alphabeta(&child, new_depth, -beta, -alpha, ply + 1, is_pv)
-            } else {
-                let mut r = 0;
-                if self.shared.features.lmr
-                    && depth >= LMR_MIN_DEPTH
-                    && searched >= LMR_MIN_MOVES
-                    && !is_noisy
-                    && !unstable
-                    && extension == 0
-                    && !game.is_unstable(&child)
-                {
-                    r = lmr_reduction(depth, searched);
-                    if is_pv {
-                        r -= 1;
-                    }
-                    if killers[0] == Some(mv) || killers[1] == Some(mv) {
-                        r -= 1;
-                    }
-                    r = r.clamp(0, (new_depth - 1).max(0));
-                }
-                let mut s =
-                    -self.alphabeta(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
-                if s > alpha && r > 0 && !self.stopped {
-                    s = -self.alphabeta(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
-                }
-                if s > alpha && s < beta && is_pv && !self.stopped {
-                    s = -self.alphabeta(&child, new_depth, -beta, -alpha, ply + 1, true);
-                }
-                s
-            };
-            if self.stopped {
-                self.bufs[ply] = buf;
-                return 0;
-            }
-            searched += 1;
-            if score > best {
-                best = score;
-                best_idx = Some(i);
-                if score > alpha {
-                    alpha = score;
-                    if is_pv {
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        let line = &mut head[ply];
-                        line.clear();
-                        line.push(mv);
-                        line.extend_from_slice(&tail[0]);
-                    }
-                    if score >= beta {
-                        if !is_noisy {
-                            self.killers.add(ply, mv);
-                            let key = buf.keys[i].unwrap_or_else(|| game.move_key(pos, mv));
-                            self.history.reward(key, to_move, depth);
-                            for &q in &buf.quiets {
-                                let q = q as usize;
-                                let k = buf.keys[q].unwrap_or_else(|| game.move_key(pos, moves[q]));
-                                self.history.punish(k, to_move, depth);
-                            }
-                        }
-                        break;
-                    }
-                }
-            }
-            if !is_noisy {
-                buf.quiets.push(i as u16);
-            }
-        }
-        self.bufs[ply] = buf;
-
+        let mut picker = std::mem::take(&mut self.pickers[ply]);
+        picker.reset(moves.len(), table_move);
+        let searched = self.search_moves::<N>(&node, &moves, &mut picker, alpha, beta);
+        self.pickers[ply] = picker;
+        let Some((best, best_idx)) = searched else {
+            return 0;
+        };
         let bound = if best >= beta {
             Bound::Lower
-        } else if best > orig_alpha {
+        } else if best > alpha {
             Bound::Exact
         } else {
             Bound::Upper
@@ -674,6 +521,124 @@ impl<'a, G: Game> Worker<'a, G> {
         best
     }
 
+    /// The move loop of [`Self::alphabeta`]: the best score and move index,
+    /// `None` when the search was stopped.
+    fn search_moves<N: NodeType>(
+        &mut self,
+        node: &Node<'_, G>,
+        moves: &MoveList<G::Move>,
+        picker: &mut MovePicker,
+        mut alpha: Score,
+        beta: Score,
+    ) -> Option<(Score, Option<usize>)> {
+        let game = self.game;
+        let (pos, ply) = (node.pos, node.ply);
+        let mut best = -SCORE_INF;
+        let mut best_idx = None;
+        let mut searched = 0usize;
+        while let Some(i) =
+            picker.next(&game, pos, moves, &self.history, node.killers, node.to_move)
+        {
+            let mv = moves[i];
+            let child = game.play(pos, mv);
+            if node.new_depth > 0 {
+                self.shared.tt.prefetch(game.hash(&child));
+            }
+            let is_noisy = picker.is_noisy(i);
+            let score = self.child_score::<N>(node, &child, mv, searched, is_noisy, alpha, beta);
+            if self.stopped {
+                return None;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                best_idx = Some(i);
+                if score > alpha {
+                    alpha = score;
+                    if N::PV {
+                        self.pv.update(ply, mv);
+                    }
+                    if score >= beta {
+                        if !is_noisy {
+                            self.reward_quiet(node, moves, picker, i);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !is_noisy {
+                picker.searched_quiet(i);
+            }
+        }
+        Some((best, best_idx))
+    }
+
+    /// The score of `child` (after `mv`, the `searched`-th move of `node`):
+    /// the first move with the full window, the others with a null window,
+    /// late quiet moves reduced, and searched again when they beat alpha.
+    #[allow(clippy::too_many_arguments)]
+    fn child_score<N: NodeType>(
+        &mut self,
+        node: &Node<'_, G>,
+        child: &G::Position,
+        mv: G::Move,
+        searched: usize,
+        is_noisy: bool,
+        alpha: Score,
+        beta: Score,
+    ) -> Score {
+        let (ply, depth, new_depth) = (node.ply, node.depth, node.new_depth);
+        if searched == 0 {
+            return -self.alphabeta::<N>(child, new_depth, -beta, -alpha, ply + 1);
+        }
+        let mut r = 0;
+        if self.shared.features.lmr
+            && depth >= LMR_MIN_DEPTH
+            && searched >= LMR_MIN_MOVES
+            && !is_noisy
+            && !node.unstable
+            && !node.extended
+            && !self.game.is_unstable(child)
+        {
+            r = lmr_reduction(depth, searched);
+            if N::PV {
+                r -= 1;
+            }
+            if node.killers[0] == Some(mv) || node.killers[1] == Some(mv) {
+                r -= 1;
+            }
+            r = r.clamp(0, (new_depth - 1).max(0));
+        }
+        let mut s = -self.alphabeta::<NonPv>(child, new_depth - r, -alpha - 1, -alpha, ply + 1);
+        if s > alpha && r > 0 && !self.stopped {
+            s = -self.alphabeta::<NonPv>(child, new_depth, -alpha - 1, -alpha, ply + 1);
+        }
+        if N::PV && s > alpha && s < beta && !self.stopped {
+            s = -self.alphabeta::<Pv>(child, new_depth, -beta, -alpha, ply + 1);
+        }
+        s
+    }
+
+    /// Quiet move `i` cut off: it becomes a killer and gains history; the
+    /// quiet moves searched before it lose history.
+    fn reward_quiet(
+        &mut self,
+        node: &Node<'_, G>,
+        moves: &MoveList<G::Move>,
+        picker: &MovePicker,
+        i: usize,
+    ) {
+        let game = self.game;
+        let (pos, to_move, depth) = (node.pos, node.to_move, node.depth);
+        self.killers.add(node.ply, moves[i]);
+        self.history
+            .reward(picker.key(&game, pos, moves, i), to_move, depth);
+        for &q in picker.quiets() {
+            let k = picker.key(&game, pos, moves, q as usize);
+            self.history.punish(k, to_move, depth);
+        }
+    }
+
     /// The quiescence search at a node whose terminal and repetition checks
     /// are done: a stable position is evaluated; one with a capture pending
     /// is searched on (never evaluated statically).
@@ -686,8 +651,7 @@ impl<'a, G: Game> Worker<'a, G> {
     ) -> Score {
         let game = self.game;
         if !game.is_unstable(pos) || ply >= MAX_PLY - 1 {
-            self.leaf_ply_sum += ply as u64;
-            self.leaf_count += 1;
+            self.leaves.add(ply);
             let eval = clamp_eval(game.evaluate(pos));
             return match game.egdb_probe(pos) {
                 Some(wdl) if ply > 0 => crate::egdb::score(wdl, eval),
@@ -720,7 +684,7 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     fn quiesce(&mut self, pos: &G::Position, alpha: Score, beta: Score, ply: usize) -> Score {
-        self.pv[ply].clear();
+        self.pv.clear(ply);
         self.nodes += 1;
         self.check_stop();
         if self.stopped {

@@ -4,7 +4,8 @@
 
 use super::play::Opening;
 use crate::game::{Game, MoveList};
-use crate::search::{Control, Limits, Searcher};
+use crate::search::{Control, Limits};
+use crate::session::Session;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -79,7 +80,7 @@ pub struct RandomOpenings<G: Game> {
     balance: i32,
     depth: u32,
     rng: StdRng,
-    searcher: Searcher<G>,
+    session: Session<G>,
 }
 
 const MAX_TRIES: u32 = 200;
@@ -92,7 +93,7 @@ impl<G: Game> RandomOpenings<G> {
             balance,
             depth,
             rng: StdRng::seed_from_u64(seed),
-            searcher: Searcher::new(game, 16, 1),
+            session: Session::new(game, 16, 1),
         }
     }
 
@@ -130,10 +131,9 @@ impl<G: Game> RandomOpenings<G> {
                 multipv: 1,
                 ..Limits::default()
             };
-            self.searcher.new_game();
-            let r = self
-                .searcher
-                .search(&pos, &hashes, &limits, &Control::new(), &mut |_| {});
+            self.session.searcher().new_game();
+            self.session.set_root(pos, hashes);
+            let r = self.session.search(&limits, &Control::new(), &mut |_| {});
             let opening = Opening {
                 root: start.clone(),
                 custom_root: false,

@@ -2,17 +2,16 @@
 //! tag for custom starts, the result and the termination reason.
 
 use super::play::{EndKind, GameRecord};
+use crate::variant::{Descriptor, Variant};
+
+/// The descriptor of the variant named `variant` (a game's name).
+fn descriptor(variant: &str) -> Option<&'static Descriptor> {
+    variant.parse::<Variant>().ok().map(Variant::descriptor)
+}
 
 /// PDN's `GameType` number for a variant, when PDN has one.
 pub fn game_type(variant: &str) -> Option<u32> {
-    match variant {
-        "international" => Some(20),
-        "english" => Some(21),
-        "spanish" => Some(24),
-        "brazilian" => Some(26),
-        "turkish" => Some(30),
-        _ => None,
-    }
+    descriptor(variant)?.pdn_game_type
 }
 
 /// The PDN result token of a game.
@@ -20,12 +19,14 @@ pub fn result_token(variant: &str, rec: &GameRecord) -> String {
     if rec.kind == EndKind::Aborted || rec.seats.len() != 2 {
         return "*".into();
     }
-    let intl = variant == "international";
+    let [first, second, draw] =
+        descriptor(variant).map_or(["1-0", "0-1", "1/2-1/2"], |d| d.pdn_results);
     match rec.winner {
-        Some(0) => if intl { "2-0" } else { "1-0" }.into(),
-        Some(_) => if intl { "0-2" } else { "0-1" }.into(),
-        None => if intl { "1-1" } else { "1/2-1/2" }.into(),
+        Some(0) => first,
+        Some(_) => second,
+        None => draw,
     }
+    .into()
 }
 
 fn tag(out: &mut String, name: &str, value: &str) {

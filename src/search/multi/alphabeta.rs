@@ -6,8 +6,8 @@
 
 use super::{Ctx, clamp_eval, store_root};
 use crate::game::{Game, MoveList, SCORE_INF, Score};
+use crate::search::driver::{MAX_PLY, RootMove, sort_root_moves};
 use crate::search::tt::{Bound, score_to_tt};
-use crate::search::worker::{MAX_PLY, RootMove};
 
 /// One iteration at the root: scores `root_moves` (best first; a move that
 /// fails low gets `-SCORE_INF`). The best so far goes first at once, so a
@@ -30,12 +30,7 @@ pub(super) fn root<G: Game>(
             return;
         }
         if i == 0 || score > alpha {
-            let line = &ctx.pv[1];
-            let rm = &mut root_moves[i];
-            rm.score = score;
-            rm.pv.clear();
-            rm.pv.push(mv);
-            rm.pv.extend_from_slice(line);
+            root_moves[i].set_line(score, ctx.pv.line(1));
             if score > alpha {
                 alpha = score;
                 root_moves[..=i].rotate_right(1);
@@ -44,7 +39,7 @@ pub(super) fn root<G: Game>(
             root_moves[i].score = -SCORE_INF;
         }
     }
-    root_moves.sort_by_key(|rm| std::cmp::Reverse(rm.score));
+    sort_root_moves(root_moves);
     store_root(ctx, root, &root_moves[0], depth);
 }
 
@@ -59,7 +54,7 @@ fn node<G: Game>(
     brs: bool,
 ) -> Score {
     let game = ctx.game;
-    ctx.pv[ply].clear();
+    ctx.pv.clear(ply);
     if ctx.tick() {
         return 0;
     }
@@ -140,10 +135,10 @@ fn node<G: Game>(
             best_idx = Some(i);
             if maximising && s > alpha {
                 alpha = s;
-                ctx.set_pv(ply, mv);
+                ctx.pv.update(ply, mv);
             } else if !maximising && s < beta {
                 beta = s;
-                ctx.set_pv(ply, mv);
+                ctx.pv.update(ply, mv);
             }
             if alpha >= beta {
                 ctx.reward(from, mv, ply, depth);

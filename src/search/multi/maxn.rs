@@ -16,8 +16,8 @@
 
 use super::{Ctx, MAX_PLAYERS, Scores, clamp_eval, store_root};
 use crate::game::{Game, MoveList, Outcome, SCORE_INF, SCORE_WIN, Score};
+use crate::search::driver::{MAX_PLY, RootMove, sort_root_moves};
 use crate::search::tt::Bound;
-use crate::search::worker::{MAX_PLY, RootMove};
 
 /// One iteration at the root; `root_moves` sorted by the root player's
 /// component.
@@ -38,18 +38,13 @@ pub(super) fn root<G: Game>(
         if ctx.stopped {
             return;
         }
-        let line = &ctx.pv[1];
-        let rm = &mut root_moves[i];
-        rm.score = v[me];
-        rm.pv.clear();
-        rm.pv.push(mv);
-        rm.pv.extend_from_slice(line);
+        root_moves[i].set_line(v[me], ctx.pv.line(1));
         if v[me] > best {
             best = v[me];
             root_moves[..=i].rotate_right(1);
         }
     }
-    root_moves.sort_by_key(|rm| std::cmp::Reverse(rm.score));
+    sort_root_moves(root_moves);
     store_root(ctx, root, &root_moves[0], depth);
 }
 
@@ -87,7 +82,7 @@ fn node<G: Game>(
     parent: Option<Score>,
 ) -> Scores {
     let game = ctx.game;
-    ctx.pv[ply].clear();
+    ctx.pv.clear(ply);
     if ctx.tick() {
         return [0; MAX_PLAYERS];
     }
@@ -120,7 +115,7 @@ fn node<G: Game>(
         }
         if best.is_none_or(|b| v[me] > b.0[me]) {
             best = Some((v, i as usize));
-            ctx.set_pv(ply, mv);
+            ctx.pv.update(ply, mv);
             if let Some(p) = parent
                 && parent_ceiling(ctx.players, v[me]) <= p
             {

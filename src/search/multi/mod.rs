@@ -14,26 +14,24 @@
 //!   [`Game::greedy_value`] (for chinese checkers: the least distance to
 //!   home); a baseline for measurements, also with two players.
 //!
-//! [`GameSearcher`] is what the protocol, `salto analyse` and the match
-//! runner use: the two-player [`Searcher`] when the game has two players
-//! (whatever `search` says, except `greedy`), these searches otherwise. The
-//! multi-player searches share the two-player searcher's transposition table
-//! (keys are xored with the algorithm and the root player, so entries of
-//! different searches never mix) and its time manager; they run on one
-//! thread.
+//! [`crate::search::Searcher`] runs them for more than two players (and
+//! greedy whenever asked for), through the same iterative-deepening
+//! [`driver`] and table as the two-player search (keys are xored with the
+//! algorithm and the root player, so entries of different searches never
+//! mix); they run on one thread.
 
 mod alphabeta;
 mod greedy;
 mod maxn;
 
+use super::driver::{self, Finished, Leaves, MAX_PLY, PvTable, RootMove, RootSearch, clamp_eval};
 use super::ordering::{History, Killers};
 use super::time::TimeManager;
-use super::tt::{Bound, Tt, score_to_tt};
-use super::worker::{MAX_PLY, RootMove};
-use super::{Control, Features, Info, Limits, SearchResult, Searcher};
-use crate::game::{Game, MoveList, Outcome, ParseError, ParseResult, SCORE_INF, SCORE_WIN, Score};
+use super::tt::{Bound, Tt};
+use super::{Control, Info, Limits};
+use crate::game::{Game, Outcome, ParseError, ParseResult, SCORE_WIN, Score, legal_prefix};
 use std::fmt;
-use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 /// The search algorithm for games of more than two players (the `search`
 /// option).
@@ -79,7 +77,7 @@ impl Algorithm {
             .ok_or_else(|| {
                 ParseError(format!(
                     "bad value '{}' for search: expected one of {}",
-                    crate::protocol::command::shorten(text, 40),
+                    crate::game::text::shorten(text, 40),
                     Self::names()
                 ))
             })
@@ -117,81 +115,6 @@ impl std::str::FromStr for Algorithm {
     }
 }
 
-/// The searcher of an engine: the two-player [`Searcher`] (which owns the
-/// table) and the algorithm for more than two players.
-pub struct GameSearcher<G: Game> {
-    two: Searcher<G>,
-    algorithm: Algorithm,
-}
-
-impl<G: Game> GameSearcher<G> {
-    pub fn new(game: G, hash_mib: usize, threads: usize) -> Self {
-        GameSearcher {
-            two: Searcher::new(game, hash_mib, threads),
-            algorithm: Algorithm::DEFAULT,
-        }
-    }
-
-    pub fn game(&self) -> &G {
-        self.two.game()
-    }
-
-    pub fn algorithm(&self) -> Algorithm {
-        self.algorithm
-    }
-
-    pub fn set_algorithm(&mut self, a: Algorithm) {
-        self.algorithm = a;
-    }
-
-    /// The algorithm that will actually run: the two-player search for two
-    /// players unless `greedy` is asked for.
-    pub fn effective_algorithm(&self) -> Option<Algorithm> {
-        if self.algorithm == Algorithm::Greedy || self.two.game().num_players() > 2 {
-            Some(self.algorithm)
-        } else {
-            None
-        }
-    }
-
-    pub fn set_hash_mib(&mut self, mib: usize) {
-        self.two.set_hash_mib(mib)
-    }
-
-    pub fn set_threads(&mut self, threads: usize) {
-        self.two.set_threads(threads)
-    }
-
-    pub fn set_features(&mut self, f: Features) {
-        self.two.set_features(f)
-    }
-
-    pub fn new_game(&mut self) {
-        self.two.new_game()
-    }
-
-    /// Searches `root` like [`Searcher::search`], with the algorithm the
-    /// game and the `search` option select.
-    pub fn search(
-        &mut self,
-        root: &G::Position,
-        history: &[u64],
-        limits: &Limits,
-        control: &Control,
-        on_info: &mut dyn FnMut(&Info<G::Move>),
-    ) -> SearchResult<G::Move> {
-        match self.effective_algorithm() {
-            None => self.two.search(root, history, limits, control, on_info),
-            Some(algorithm) => {
-                let game = *self.two.game();
-                let tt = self.two.table();
-                tt.new_search();
-                search(game, tt, algorithm, root, limits, control, on_info)
-            }
-        }
-    }
-}
-
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_INTERVAL: u64 = 256;
 
@@ -216,23 +139,13 @@ pub(crate) struct Ctx<'a, G: Game> {
     /// Xored into every table key.
     pub key: u64,
     /// The principal variation from each ply.
-    pub pv: Vec<Vec<G::Move>>,
+    pub pv: PvTable<G::Move>,
     pub killers: Killers<G::Move>,
     /// One history table per player.
     pub history: Vec<History>,
     /// Ordering scratch per ply: (ordering score, move index).
     pub order: Vec<Vec<(i32, u16)>>,
-    leaf_ply_sum: u64,
-    leaf_count: u64,
-}
-
-/// An evaluation is kept clear of the win scores.
-#[inline]
-pub(crate) fn clamp_eval(s: Score) -> Score {
-    s.clamp(
-        -crate::game::SCORE_WIN_MIN + 1,
-        crate::game::SCORE_WIN_MIN - 1,
-    )
+    leaves: Leaves,
 }
 
 impl<'a, G: Game> Ctx<'a, G> {
@@ -258,8 +171,7 @@ impl<'a, G: Game> Ctx<'a, G> {
     /// Counts a leaf for the mean depth.
     #[inline]
     pub fn leaf(&mut self, ply: usize) {
-        self.leaf_ply_sum += ply as u64;
-        self.leaf_count += 1;
+        self.leaves.add(ply);
     }
 
     /// The score of a finished game for `player`: a win in `ply` plies, a
@@ -270,15 +182,6 @@ impl<'a, G: Game> Ctx<'a, G> {
             Outcome::Win(_) => -(SCORE_WIN - ply as Score),
             Outcome::Draw => clamp_eval(self.game.evaluate_for(pos, player)),
         }
-    }
-
-    /// `pv[ply]` becomes `mv` followed by `pv[ply + 1]`.
-    pub fn set_pv(&mut self, ply: usize, mv: G::Move) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        let line = &mut head[ply];
-        line.clear();
-        line.push(mv);
-        line.extend_from_slice(&tail[0]);
     }
 
     /// Fills `order[ply]` with the indices of `moves`, best first: the
@@ -348,8 +251,87 @@ impl<'a, G: Game> Ctx<'a, G> {
     }
 }
 
-/// Runs one multi-player search: iterative deepening over `algorithm`,
-/// reports after each iteration, and the answer.
+/// One multi-player search as the driver sees it.
+struct Multi<'a, 'p, G: Game> {
+    ctx: Ctx<'a, G>,
+    algorithm: Algorithm,
+    root: &'p G::Position,
+    root_moves: Vec<RootMove<G::Move>>,
+}
+
+impl<G: Game> Multi<'_, '_, G> {
+    /// The report of the best line (its legal prefix: a Best-Reply line
+    /// skips players).
+    fn report(&self, depth: u32, start: Instant) -> Info<G::Move> {
+        let rm = &self.root_moves[0];
+        let pv = legal_prefix(&self.ctx.game, self.root, &rm.pv);
+        driver::info(rm, pv, depth, &self.ctx.leaves, self.ctx.nodes, start, 1)
+    }
+}
+
+impl<G: Game> RootSearch<G> for Multi<'_, '_, G> {
+    fn root_moves(&self) -> &[RootMove<G::Move>] {
+        &self.root_moves
+    }
+
+    fn iteration(
+        &mut self,
+        depth: u32,
+        start: Instant,
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) -> bool {
+        let (ctx, root, root_moves) = (&mut self.ctx, self.root, &mut self.root_moves);
+        ctx.leaves = Leaves::default();
+        match self.algorithm {
+            Algorithm::Maxn => maxn::root(ctx, root, depth as i32, root_moves),
+            Algorithm::Brs => alphabeta::root(ctx, root, depth as i32, root_moves, true),
+            _ => alphabeta::root(ctx, root, depth as i32, root_moves, false),
+        }
+        if self.ctx.stopped {
+            return false;
+        }
+        report(&self.report(depth, start));
+        true
+    }
+}
+
+/// The greedy baseline as the driver sees it: one iteration.
+struct Greedy<'a, 'p, G: Game>(Multi<'a, 'p, G>);
+
+impl<G: Game> RootSearch<G> for Greedy<'_, '_, G> {
+    const ITERATIVE: bool = false;
+
+    fn root_moves(&self) -> &[RootMove<G::Move>] {
+        &self.0.root_moves
+    }
+
+    fn iteration(
+        &mut self,
+        _depth: u32,
+        start: Instant,
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) -> bool {
+        let m = &mut self.0;
+        let (game, root) = (m.ctx.game, m.root);
+        let Some(mv) = greedy::choose(game, root) else {
+            return false;
+        };
+        m.root_moves.sort_by_key(|rm| rm.mv != mv);
+        let after = game.play(root, mv);
+        let me = m.ctx.root_player;
+        m.root_moves[0].score = match game.outcome(&after) {
+            Some(o) => m.ctx.outcome_for(o, &after, me, 1),
+            None => clamp_eval(game.evaluate_for(&after, me)),
+        };
+        m.ctx.nodes = m.root_moves.len() as u64 + 1;
+        report(&m.report(1, start));
+        true
+    }
+}
+
+/// Runs one multi-player search of `algorithm` (greedy also with two
+/// players) through the iterative-deepening driver.
+#[allow(clippy::too_many_arguments)]
 pub fn search<G: Game>(
     game: G,
     tt: &Tt,
@@ -357,10 +339,9 @@ pub fn search<G: Game>(
     root: &G::Position,
     limits: &Limits,
     control: &Control,
+    time: TimeManager,
     on_info: &mut dyn FnMut(&Info<G::Move>),
-) -> SearchResult<G::Move> {
-    let pondering = control.pondering.load(Ordering::SeqCst);
-    let time = TimeManager::new(limits, pondering);
+) -> Finished<G::Move> {
     let root_player = game.to_move(root);
     let players = game.num_players().clamp(1, MAX_PLAYERS);
     // Best-Reply Search needs null moves; without them it is paranoid.
@@ -369,7 +350,8 @@ pub fn search<G: Game>(
     } else {
         algorithm
     };
-    let mut ctx = Ctx {
+    let key = algorithm.key(root_player);
+    let ctx = Ctx {
         game,
         tt,
         control,
@@ -380,178 +362,42 @@ pub fn search<G: Game>(
         stopped: false,
         root_player,
         players,
-        key: algorithm.key(root_player),
-        pv: (0..MAX_PLY + 2)
-            .map(|_| Vec::with_capacity(MAX_PLY))
-            .collect(),
+        key,
+        pv: PvTable::new(),
         killers: Killers::new(MAX_PLY + 2),
         history: (0..players).map(|_| History::new()).collect(),
         order: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
-        leaf_ply_sum: 0,
-        leaf_count: 0,
+        leaves: Leaves::default(),
     };
-    let mut root_moves = RootMove::all(&game, root);
-    let mut completed = 0u32;
-    if algorithm == Algorithm::Greedy {
-        if let Some(mv) = greedy::choose(game, root) {
-            root_moves.sort_by_key(|rm| rm.mv != mv);
-            let after = game.play(root, mv);
-            root_moves[0].score = match game.outcome(&after) {
-                Some(o) => ctx.outcome_for(o, &after, root_player, 1),
-                None => clamp_eval(game.evaluate_for(&after, root_player)),
-            };
-            completed = 1;
-            ctx.nodes = root_moves.len() as u64 + 1;
-            on_info(&report(&ctx, &root_moves, 1, time.elapsed(), root));
-        }
-    } else if !root_moves.is_empty() {
-        completed = iterate(&mut ctx, algorithm, root, &mut root_moves, on_info);
-    }
-    // Never return early while pondering or analysing without end (no
-    // limit at all counts as no end: greedy is done at once, and a search
-    // may run out of depth).
-    let endless = limits.infinite
-        || (limits.depth.is_none()
-            && limits.nodes.is_none()
-            && limits.move_time.is_none()
-            && limits.time.is_none());
-    while !control.should_stop() && (control.pondering.load(Ordering::SeqCst) || endless) {
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
-    let Some(best) = root_moves.first() else {
-        return SearchResult {
-            best: None,
-            ponder: None,
-            score: -SCORE_WIN,
-            depth: 0,
-            nodes: ctx.nodes,
-            pv: Vec::new(),
-        };
+    let mut m = Multi {
+        ctx,
+        algorithm,
+        root,
+        root_moves: RootMove::all(&game, root),
     };
-    let pv = legal_prefix(&game, root, &best.pv);
-    SearchResult {
-        best: Some(best.mv),
-        ponder: pv.get(1).copied(),
-        score: best.score,
-        depth: completed,
-        nodes: ctx.nodes,
-        pv,
-    }
-}
-
-/// Iterative deepening; returns the last completed depth.
-fn iterate<G: Game>(
-    ctx: &mut Ctx<'_, G>,
-    algorithm: Algorithm,
-    root: &G::Position,
-    root_moves: &mut [RootMove<G::Move>],
-    on_info: &mut dyn FnMut(&Info<G::Move>),
-) -> u32 {
-    let limits = ctx.limits;
-    let max_depth = if limits.infinite {
-        MAX_PLY as u32 - 8
+    let depth = if algorithm == Algorithm::Greedy {
+        let mut g = Greedy(m);
+        let depth = driver::iterate(&mut g, limits, control, Some(&time), on_info);
+        m = g.0;
+        depth
     } else {
-        limits
-            .depth
-            .unwrap_or(MAX_PLY as u32 - 8)
-            .clamp(1, MAX_PLY as u32 - 8)
+        driver::iterate(&mut m, limits, control, Some(&time), on_info)
     };
-    let clocked = !limits.infinite
-        && limits.depth.is_none()
-        && limits.nodes.is_none()
-        && (limits.time.is_some() || limits.move_time.is_some());
-    let mut completed = 0;
-    let mut last_iter_time = 0.0f64;
-    for depth in 1..=max_depth {
-        let iter_start = std::time::Instant::now();
-        ctx.leaf_ply_sum = 0;
-        ctx.leaf_count = 0;
-        match algorithm {
-            Algorithm::Maxn => maxn::root(ctx, root, depth as i32, root_moves),
-            Algorithm::Brs => alphabeta::root(ctx, root, depth as i32, root_moves, true),
-            _ => alphabeta::root(ctx, root, depth as i32, root_moves, false),
-        }
-        if ctx.stopped {
-            break;
-        }
-        completed = depth;
-        on_info(&report(ctx, root_moves, depth, ctx.time.elapsed(), root));
-        if clocked && root_moves.len() == 1 && !ctx.control.pondering.load(Ordering::Relaxed) {
-            break;
-        }
-        let t = iter_start.elapsed().as_secs_f64();
-        let growth = if last_iter_time > 1e-4 {
-            (t / last_iter_time).clamp(1.5, 8.0)
-        } else {
-            4.0
-        };
-        last_iter_time = t;
-        if ctx.time.stop_iterating(ctx.control, t * growth) {
-            break;
-        }
-        // A decided game does not change with more depth.
-        let best = root_moves[0].score;
-        if clocked
-            && best.abs() >= crate::game::SCORE_WIN_MIN
-            && (SCORE_WIN - best.abs()) as u32 <= depth
-        {
-            break;
-        }
-    }
-    completed
-}
-
-fn report<G: Game>(
-    ctx: &Ctx<'_, G>,
-    root_moves: &[RootMove<G::Move>],
-    depth: u32,
-    time: f64,
-    root: &G::Position,
-) -> Info<G::Move> {
-    let rm = &root_moves[0];
-    Info {
+    Finished {
+        root_moves: m.root_moves,
         depth,
-        mean_depth: if ctx.leaf_count > 0 {
-            ctx.leaf_ply_sum as f64 / ctx.leaf_count as f64
-        } else {
-            depth as f64
-        },
-        score: rm.score,
-        nodes: ctx.nodes,
-        time,
-        pv: legal_prefix(&ctx.game, root, &rm.pv),
-        multipv: 1,
+        nodes: m.ctx.nodes,
+        key,
     }
-}
-
-/// The longest prefix of `line` that is a legal sequence from `root` (a
-/// Best-Reply line skips players, so it is legal only up to the first
-/// reply that is not the next player's).
-pub fn legal_prefix<G: Game>(game: &G, root: &G::Position, line: &[G::Move]) -> Vec<G::Move> {
-    let mut out = Vec::with_capacity(line.len());
-    let mut pos = root.clone();
-    let mut list = MoveList::new();
-    for &mv in line {
-        list.clear();
-        game.generate(&pos, &mut list);
-        if !list.iter().any(|m| *m == mv) {
-            break;
-        }
-        out.push(mv);
-        pos = game.play(&pos, mv);
-    }
-    out
 }
 
 /// Stores the root's best move (for the next iteration's ordering).
 fn store_root<G: Game>(ctx: &Ctx<'_, G>, root: &G::Position, rm: &RootMove<G::Move>, depth: i32) {
-    if rm.score > -SCORE_INF && depth > 0 {
-        ctx.tt.store(
-            ctx.game.hash(root) ^ ctx.key,
-            Some(rm.index),
-            score_to_tt(rm.score, 0),
-            depth.min(255) as u8,
-            Bound::Exact,
-        );
-    }
+    driver::store_root(
+        ctx.tt,
+        ctx.game.hash(root) ^ ctx.key,
+        rm,
+        depth,
+        Bound::Exact,
+    );
 }

@@ -1,0 +1,127 @@
+//! The session's values as text, the one place for it: scores, principal
+//! variations, `info` and `done` lines (protocol.md). The Hub protocol and
+//! `salto analyse` print with these.
+
+use crate::game::{Game, MoveList, SCORE_WIN, SCORE_WIN_MIN, Score};
+use crate::search::SearchResult;
+
+/// A score in men with two decimals, from the side to move; a win in n
+/// plies is 100 - n/100 (Scan's form), a loss its negative.
+pub fn score(s: Score) -> String {
+    if s.abs() >= SCORE_WIN_MIN {
+        let plies = (SCORE_WIN - s.abs()).clamp(0, 9999);
+        let men = 100.0 - plies as f64 / 100.0;
+        let v = if s < 0 { -men } else { men };
+        format!("{v:.2}")
+    } else {
+        format!("{:.2}", s as f64 / 100.0)
+    }
+}
+
+/// The moves of `pv` from `root` in Hub form, cut at the first move that is
+/// not legal (a defensive check: `play` needs legal moves).
+pub fn pv<G: Game>(game: &G, root: &G::Position, pv: &[G::Move]) -> Vec<String> {
+    let line = crate::game::legal_prefix(game, root, pv);
+    let mut pos = root.clone();
+    let mut out = Vec::with_capacity(line.len());
+    for mv in line {
+        out.push(game.format_move(&pos, mv));
+        pos = game.play(&pos, mv);
+    }
+    out
+}
+
+/// One Hub `info` line, fields in Scan's order.
+pub fn info(depth: u32, mean_depth: f64, s: Score, nodes: u64, time: f64, pv: &[String]) -> String {
+    let time = if time.is_finite() && time > 0.0 {
+        time
+    } else {
+        0.0
+    };
+    let nps = if time > 0.0 {
+        nodes as f64 / time / 1e6
+    } else {
+        0.0
+    };
+    let mean_depth = if mean_depth.is_finite() {
+        mean_depth.max(0.0)
+    } else {
+        0.0
+    };
+    format!(
+        "info depth={depth} mean-depth={mean_depth:.1} score={} nodes={nodes} time={time:.3} nps={nps:.2} pv=\"{}\"",
+        score(s),
+        pv.join(" ")
+    )
+}
+
+/// `done move=<move> [ponder=<move>]`.
+pub fn done(mv: &str, ponder: Option<&str>) -> String {
+    match ponder {
+        Some(p) => format!("done move={mv} ponder={p}"),
+        None => format!("done move={mv}"),
+    }
+}
+
+/// The `done` line for a search result, checking that the move and the
+/// ponder move are legal (falling back to the first legal move); `None`
+/// when `root` has no legal move.
+pub fn done_line<G: Game>(
+    game: &G,
+    root: &G::Position,
+    r: &SearchResult<G::Move>,
+) -> Option<String> {
+    let mut list = MoveList::new();
+    game.generate(root, &mut list);
+    let best = match r.best {
+        Some(b) if list.iter().any(|m| *m == b) => b,
+        _ => *list.first()?,
+    };
+    let after = game.play(root, best);
+    let ponder = r.ponder.filter(|p| {
+        let mut l2 = MoveList::new();
+        game.generate(&after, &mut l2);
+        l2.iter().any(|m| m == p)
+    });
+    let ponder_text = ponder.map(|p| game.format_move(&after, p));
+    Some(done(&game.format_move(root, best), ponder_text.as_deref()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_are_in_men_with_two_decimals() {
+        assert_eq!(score(25), "0.25");
+        assert_eq!(score(-100), "-1.00");
+        assert_eq!(score(-150), "-1.50");
+        assert_eq!(score(0), "0.00");
+        assert_eq!(score(-3), "-0.03");
+    }
+
+    #[test]
+    fn forced_wins_are_100_minus_plies_over_100() {
+        assert_eq!(score(SCORE_WIN - 5), "99.95");
+        assert_eq!(score(SCORE_WIN - 7), "99.93");
+        assert_eq!(score(-(SCORE_WIN - 12)), "-99.88");
+        assert_eq!(score(SCORE_WIN), "100.00");
+    }
+
+    #[test]
+    fn info_fields_come_in_scans_order_and_quote_the_pv() {
+        let line = info(
+            12,
+            11.43,
+            25,
+            1_500_000,
+            1.0,
+            &["32-28".into(), "19-23".into()],
+        );
+        assert_eq!(
+            line,
+            "info depth=12 mean-depth=11.4 score=0.25 nodes=1500000 time=1.000 nps=1.50 pv=\"32-28 19-23\""
+        );
+        assert!(info(1, f64::NAN, 0, 5, 0.0, &[]).contains("nps=0.00"));
+    }
+}
