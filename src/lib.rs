@@ -5,6 +5,7 @@ pub mod chinese;
 pub mod cli;
 pub mod draughts;
 pub mod dxp;
+pub mod egdb;
 pub mod game;
 pub mod gui;
 pub mod learn;

@@ -47,6 +47,12 @@ pub struct AnalyseArgs {
     /// One JSON object per line.
     #[arg(long)]
     pub json: bool,
+    /// Endgame database root (as built by `salto egdb build --dir`).
+    #[arg(long, value_name = "DIR")]
+    pub egdb_path: Option<std::path::PathBuf>,
+    /// Probe the endgame database up to this many pieces (0 = off).
+    #[arg(long, default_value_t = 0)]
+    pub egdb_pieces: u32,
     /// The search for more than two players: paranoid, brs, maxn or greedy
     /// (greedy also with two players; otherwise ignored with two).
     #[arg(long, default_value_t = Algorithm::DEFAULT)]
@@ -181,6 +187,16 @@ impl GameVisitor for Analyse {
                 );
             }
         };
+        if let Some(wdl) = game.egdb_probe(&pos) {
+            if json {
+                println!(
+                    "{}",
+                    serde_json::json!({"type": "egdb", "value": wdl.name()})
+                );
+            } else {
+                println!("egdb value={wdl}");
+            }
+        }
         let t0 = std::time::Instant::now();
         let r = session.search(&limits, &Control::new(), &mut print_info);
         let secs = t0.elapsed().as_secs_f64();
@@ -216,6 +232,7 @@ impl GameVisitor for Analyse {
 }
 
 pub fn run(args: AnalyseArgs) -> ExitCode {
+    crate::egdb::configure(args.egdb_path.clone(), args.egdb_pieces);
     if args.threads == 0 || args.threads > 256 {
         return super::fail(format!(
             "threads {} is out of range (1..=256)",

@@ -4,9 +4,10 @@
 
 pub mod analyse;
 pub mod bench;
-pub mod dxp;
-pub mod gui;
 pub mod datagen;
+pub mod dxp;
+pub mod egdb;
+pub mod gui;
 pub mod matches;
 pub mod perft;
 pub mod train;
@@ -50,6 +51,8 @@ pub enum Command {
     Datagen(Box<datagen::DatagenArgs>),
     /// Fit the pattern evaluation's weights to datagen files (docs/evaluation.md).
     Train(Box<train::TrainArgs>),
+    /// Build, check and list endgame databases (see docs/egdb.md).
+    Egdb(egdb::EgdbArgs),
 }
 
 /// The flags that choose a game, shared by every subcommand that takes one.
@@ -192,6 +195,7 @@ pub fn main_with_args(args: Vec<String>) -> ExitCode {
         Some(Command::Gui(a)) => gui::run(a),
         Some(Command::Datagen(a)) => datagen::run(*a),
         Some(Command::Train(a)) => train::run(*a),
+        Some(Command::Egdb(a)) => egdb::run(a),
     }
 }
 

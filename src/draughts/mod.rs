@@ -205,6 +205,11 @@ impl<R: Rules> Game for Draughts<R> {
         }
     }
 
+    #[inline]
+    fn egdb_probe(&self, pos: &Self::Position) -> Option<crate::egdb::Wdl> {
+        crate::egdb::probe_quiet::<R>(pos)
+    }
+
     fn parse_move(&self, pos: &Self::Position, text: &str) -> ParseResult<Self::Move> {
         notation::parse_move::<R>(pos, text)
     }

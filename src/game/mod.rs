@@ -179,6 +179,13 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
         self.evaluate_for(pos, player)
     }
 
+    /// The endgame database's value of `pos` for the player to move, when a
+    /// database is configured (`egdb-path`, `egdb-pieces`), holds the
+    /// position, and no capture is pending. The default: none.
+    fn egdb_probe(&self, _pos: &Self::Position) -> Option<crate::egdb::Wdl> {
+        None
+    }
+
     /// Parses a move in any accepted form and matches it against the legal
     /// moves of `pos`; illegal and ambiguous moves are errors.
     fn parse_move(&self, pos: &Self::Position, text: &str) -> ParseResult<Self::Move>;

@@ -482,6 +482,7 @@ impl<F: EngineFactory> Controller<F> {
             self.search_algorithm,
             Algorithm::names()
         ));
+        lines.extend(crate::egdb::hub_params());
         lines.push("wait".into());
         for l in lines {
             self.send(l);
@@ -490,6 +491,9 @@ impl<F: EngineFactory> Controller<F> {
 
     fn set_param(&mut self, name: &str, value: &str) -> Result<(), ParseError> {
         let lname = name.trim().to_ascii_lowercase();
+        if let Some(r) = crate::egdb::set_hub_param(&lname, value) {
+            return r.map_err(ParseError);
+        }
         match lname.as_str() {
             "threads" => {
                 let n = int_param(&lname, value, 1, max_threads())?;

@@ -453,6 +453,11 @@ impl<'a, G: Game> Worker<'a, G> {
             Ok(hash) => hash,
             Err(score) => return score,
         };
+        if ply > 0
+            && let Some(wdl) = game.egdb_probe(pos)
+        {
+            return crate::egdb::score(wdl, clamp_eval(game.evaluate(pos)));
+        }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiesce_node(pos, alpha, beta, ply);
         }
@@ -647,7 +652,11 @@ impl<'a, G: Game> Worker<'a, G> {
         let game = self.game;
         if !game.is_unstable(pos) || ply >= MAX_PLY - 1 {
             self.leaves.add(ply);
-            return clamp_eval(game.evaluate(pos));
+            let eval = clamp_eval(game.evaluate(pos));
+            return match game.egdb_probe(pos) {
+                Some(wdl) if ply > 0 => crate::egdb::score(wdl, eval),
+                _ => eval,
+            };
         }
         let mut moves: MoveList<G::Move> = MoveList::new();
         game.generate(pos, &mut moves);

@@ -1,0 +1,251 @@
+//! `salto egdb build|verify|info`: endgame databases (docs/egdb.md).
+
+use super::{GameArgs, fail};
+use crate::draughts::Rules;
+use crate::egdb::build::{BuildOptions, SliceReport, build_all};
+use crate::egdb::verify::verify_slice;
+use crate::egdb::{Database, Material, RulesVisitor, dispatch_rules, rules_key};
+use clap::{Args, Subcommand};
+use indicatif::ProgressBar;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Args, Debug)]
+pub struct EgdbArgs {
+    #[command(subcommand)]
+    pub command: EgdbCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum EgdbCommand {
+    /// Build every slice up to N pieces (finished slice files are kept and skipped).
+    Build(EgdbCommon),
+    /// Check that every stored value equals the best of its successors' values.
+    Verify(EgdbCommon),
+    /// Win/draw/loss counts and sizes of the built slices.
+    Info(InfoArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct EgdbCommon {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The most pieces on the board (both sides together).
+    #[arg(long, default_value_t = 4)]
+    pub pieces: u32,
+    /// The database root: slices go to DIR/<variant>/<material>.egdb.
+    #[arg(long, default_value = "egdb")]
+    pub dir: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+pub struct InfoArgs {
+    #[command(flatten)]
+    pub common: EgdbCommon,
+    /// One line per slice, not only per piece count.
+    #[arg(long)]
+    pub slices: bool,
+}
+
+enum Job {
+    Build,
+    Verify,
+    Info { slices: bool },
+}
+
+struct Run<'a> {
+    job: Job,
+    args: &'a EgdbCommon,
+}
+
+/// Win, draw and loss counts (both sides to move) and sizes by piece count.
+#[derive(Default, Clone, Copy)]
+struct Totals {
+    slices: u64,
+    positions: u64,
+    wdl: [u64; 3],
+    bytes: u64,
+    seconds: f64,
+}
+
+fn print_totals(rows: &[SliceReport], per_slice: bool) {
+    let max = rows.iter().map(|r| r.material.pieces()).max().unwrap_or(0);
+    let mut by = vec![Totals::default(); max as usize + 1];
+    println!(
+        "pieces  slices       positions            wins           draws          losses        bytes  seconds"
+    );
+    for r in rows {
+        let t = &mut by[r.material.pieces() as usize];
+        t.slices += 1;
+        t.positions += 2 * r.count;
+        for s in 0..2 {
+            for k in 0..3 {
+                t.wdl[k] += r.wdl[s][k];
+            }
+        }
+        t.bytes += r.bytes;
+        t.seconds += r.seconds;
+        if per_slice {
+            let w = r.wdl;
+            println!(
+                "  {}  white to move {}/{}/{}  black to move {}/{}/{}  ({} a side, {} bytes)",
+                r.material, w[0][0], w[0][1], w[0][2], w[1][0], w[1][1], w[1][2], r.count, r.bytes
+            );
+        }
+    }
+    for (p, t) in by.iter().enumerate().filter(|(_, t)| t.slices > 0) {
+        println!(
+            "{p:>6} {:>7} {:>15} {:>15} {:>15} {:>15} {:>12} {:>8.1}",
+            t.slices, t.positions, t.wdl[0], t.wdl[1], t.wdl[2], t.bytes, t.seconds
+        );
+    }
+}
+
+impl RulesVisitor for Run<'_> {
+    type Output = ExitCode;
+    fn visit<R: Rules>(self) -> ExitCode {
+        let a = self.args;
+        let start = Instant::now();
+        match self.job {
+            Job::Build => {
+                let opts = BuildOptions {
+                    root: &a.dir,
+                    pieces: a.pieces,
+                    progress: true,
+                };
+                match build_all::<R>(&opts) {
+                    Ok(rows) => {
+                        println!(
+                            "egdb {} up to {} pieces in {}: built {} slices, reused {} ({:.1} s)",
+                            rules_key::<R>(),
+                            a.pieces,
+                            a.dir.display(),
+                            rows.iter().filter(|r| !r.reused).count(),
+                            rows.iter().filter(|r| r.reused).count(),
+                            start.elapsed().as_secs_f64()
+                        );
+                        print_totals(&rows, false);
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => fail(e),
+                }
+            }
+            Job::Verify => {
+                let db = Database::open::<R>(&a.dir, a.pieces);
+                let materials = Material::all_up_to(a.pieces);
+                let bar = ProgressBar::new(
+                    materials
+                        .iter()
+                        .map(|&m| 2 * crate::egdb::index::Indexer::new(&db.board, m).count)
+                        .sum(),
+                );
+                let mut bad = 0u64;
+                let mut checked = 0u64;
+                let mut missing = Vec::new();
+                for m in materials {
+                    bar.set_message(format!("{m}"));
+                    let r = verify_slice::<R>(&db, m, &bar);
+                    checked += r.checked;
+                    bad += r.mismatches;
+                    if r.missing {
+                        missing.push(m.to_string());
+                    }
+                    if r.mismatches > 0 {
+                        bar.println(format!(
+                            "slice {m}: {} inconsistent positions",
+                            r.mismatches
+                        ));
+                    }
+                }
+                bar.finish_and_clear();
+                println!(
+                    "egdb verify {} up to {} pieces: {checked} positions checked, {bad} inconsistent, {} slices missing or unreadable{} ({:.1} s)",
+                    rules_key::<R>(),
+                    a.pieces,
+                    missing.len(),
+                    if missing.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", missing.join(" "))
+                    },
+                    start.elapsed().as_secs_f64()
+                );
+                if bad == 0 && missing.is_empty() {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::FAILURE
+                }
+            }
+            Job::Info { slices } => {
+                let db = Database::open::<R>(&a.dir, a.pieces);
+                let mut rows = Vec::new();
+                let mut missing = Vec::new();
+                for m in Material::all_up_to(a.pieces) {
+                    match db.slice(m) {
+                        Some(s) => rows.push(SliceReport {
+                            material: m,
+                            count: s.indexer.count,
+                            wdl: s.counts(),
+                            levels: 0,
+                            reused: true,
+                            seconds: 0.0,
+                            bytes: (crate::egdb::file::HEADER + s.data.len()) as u64,
+                        }),
+                        None => missing.push(m.to_string()),
+                    }
+                }
+                println!(
+                    "egdb {} in {}: {} slices readable, {} missing or unreadable{}",
+                    rules_key::<R>(),
+                    a.dir.display(),
+                    rows.len(),
+                    missing.len(),
+                    if missing.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", missing.join(" "))
+                    }
+                );
+                print_totals(&rows, slices);
+                if missing.is_empty() {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::FAILURE
+                }
+            }
+        }
+    }
+}
+
+/// Runs `salto egdb ...`.
+pub fn run(args: EgdbArgs) -> ExitCode {
+    let (job, common) = match &args.command {
+        EgdbCommand::Build(c) => (Job::Build, c),
+        EgdbCommand::Verify(c) => (Job::Verify, c),
+        EgdbCommand::Info(i) => (Job::Info { slices: i.slices }, &i.common),
+    };
+    if common.pieces < 2 || common.pieces as usize > crate::egdb::index::MAX_PIECES {
+        return fail(format!(
+            "--pieces {}: expected 2 to {}",
+            common.pieces,
+            crate::egdb::index::MAX_PIECES
+        ));
+    }
+    let opts = match common.game.options() {
+        Ok(o) => o,
+        Err(e) => return fail(e),
+    };
+    let run = || dispatch_rules(&opts, Run { job, args: common });
+    let result = match common.threads {
+        Some(t) => match rayon::ThreadPoolBuilder::new().num_threads(t).build() {
+            Ok(pool) => pool.install(run),
+            Err(e) => return fail(format!("cannot start {t} threads: {e}")),
+        },
+        None => run(),
+    };
+    result.unwrap_or_else(fail)
+}

@@ -1,0 +1,141 @@
+//! Slice files: a fixed header, then the values, 2 bits a position (four
+//! to a byte, lowest bits first), White to move then Black to move.
+//!
+//! Header (little-endian), 64 bytes:
+//!
+//! | bytes | field |
+//! | --- | --- |
+//! | 0..8 | magic `SALTOEDB` |
+//! | 8..12 | format version ([`VERSION`]) |
+//! | 12..16 | material: white men, white kings, black men, black kings |
+//! | 16..40 | rule set key (`international`, `turkish-immediate`, ...), zero-padded |
+//! | 40..48 | positions per side to move (the index's count) |
+//! | 48..56 | payload length in bytes |
+//! | 56..64 | FNV-1a 64 checksum of the payload |
+//!
+//! A file is trusted only when every field matches what the reader
+//! expects and the checksum is right.
+
+use super::index::{Board, Indexer};
+use super::{Material, Slice};
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+pub const MAGIC: &[u8; 8] = b"SALTOEDB";
+pub const VERSION: u32 = 1;
+pub const HEADER: usize = 64;
+const KEY_LEN: usize = 24;
+
+/// FNV-1a, 64 bits.
+pub fn checksum(data: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in data {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// The bytes a slice of `count` positions a side needs.
+pub fn payload_len(count: u64) -> usize {
+    (2 * count).div_ceil(4) as usize
+}
+
+fn header(key: &str, m: Material, count: u64, payload: &[u8]) -> [u8; HEADER] {
+    let mut h = [0u8; HEADER];
+    h[0..8].copy_from_slice(MAGIC);
+    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    h[12..16].copy_from_slice(&[m.wm, m.wk, m.bm, m.bk]);
+    let k = key.as_bytes();
+    let n = k.len().min(KEY_LEN);
+    h[16..16 + n].copy_from_slice(&k[..n]);
+    h[40..48].copy_from_slice(&count.to_le_bytes());
+    h[48..56].copy_from_slice(&(payload.len() as u64).to_le_bytes());
+    h[56..64].copy_from_slice(&checksum(payload).to_le_bytes());
+    h
+}
+
+/// Writes a slice: to a temporary file first, renamed into place when
+/// complete, so an interrupted write never leaves a file that looks
+/// finished.
+pub fn write(path: &Path, key: &str, slice: &Slice) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension("egdb.tmp");
+    {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(&header(
+            key,
+            slice.indexer.material,
+            slice.indexer.count,
+            &slice.data,
+        ))?;
+        f.write_all(&slice.data)?;
+        f.sync_all()?;
+    }
+    fs::rename(&tmp, path)
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    let mut a = [0u8; 8];
+    a.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(a)
+}
+
+/// Reads and checks the slice `m` of rule set `key`.
+pub fn read(path: &Path, key: &str, board: &Board, m: Material) -> Result<Slice, String> {
+    let bytes = fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.len() < HEADER {
+        return Err(format!(
+            "truncated: {} bytes, no complete header",
+            bytes.len()
+        ));
+    }
+    let (h, payload) = bytes.split_at(HEADER);
+    if &h[0..8] != MAGIC {
+        return Err("not a Salto endgame database file (bad magic)".into());
+    }
+    let version = u32::from_le_bytes([h[8], h[9], h[10], h[11]]);
+    if version != VERSION {
+        return Err(format!(
+            "format version {version}, this build reads version {VERSION}"
+        ));
+    }
+    if h[12..16] != [m.wm, m.wk, m.bm, m.bk] {
+        return Err(format!(
+            "holds material {}{}{}{}, expected {m}",
+            h[12], h[13], h[14], h[15]
+        ));
+    }
+    let file_key: Vec<u8> = h[16..40].iter().copied().take_while(|&b| b != 0).collect();
+    if file_key != key.as_bytes() {
+        return Err(format!(
+            "built for '{}', expected '{key}'",
+            String::from_utf8_lossy(&file_key)
+        ));
+    }
+    let indexer = Indexer::new(board, m);
+    let count = u64_at(h, 40);
+    if count != indexer.count {
+        return Err(format!(
+            "{count} positions a side, the index has {}",
+            indexer.count
+        ));
+    }
+    let len = u64_at(h, 48);
+    if len != payload_len(count) as u64 || payload.len() as u64 != len {
+        return Err(format!(
+            "truncated or padded: {} payload bytes, expected {}",
+            payload.len(),
+            payload_len(count)
+        ));
+    }
+    if checksum(payload) != u64_at(h, 56) {
+        return Err("checksum mismatch (corrupt file)".into());
+    }
+    let mut data = bytes;
+    data.drain(..HEADER);
+    Ok(Slice { indexer, data })
+}

@@ -1,0 +1,495 @@
+//! Endgame databases: win/draw/loss for every position of the draughts
+//! games with few pieces, built by Salto itself (`salto egdb build`) and
+//! probed by the search. See docs/egdb.md.
+//!
+//! - [`index`]: the perfect index of a material configuration.
+//! - [`file`]: the slice files (header, checksum, 2 bits a position).
+//! - [`build`]: the generator (retrograde analysis).
+//! - [`verify`]: the consistency pass over built files.
+//! - this module: materials, values, the lazily loaded database and the
+//!   process-wide database the search probes.
+//!
+//! A database value is the game-theoretic one: the move-count draw rules
+//! (and repetition) are not part of it.
+
+pub mod build;
+pub mod file;
+pub mod index;
+pub mod verify;
+
+use crate::draughts::{Bb, Bitboard, Position, Rules};
+use crate::game::Score;
+use index::{Board, Indexer};
+use once_cell::sync::OnceCell;
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, RwLock};
+
+/// The value of a position for the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Wdl {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl Wdl {
+    /// The 2-bit code of the files (0 is never written).
+    pub fn code(self) -> u8 {
+        match self {
+            Wdl::Win => 1,
+            Wdl::Loss => 2,
+            Wdl::Draw => 3,
+        }
+    }
+
+    pub fn from_code(c: u8) -> Option<Wdl> {
+        match c & 3 {
+            1 => Some(Wdl::Win),
+            2 => Some(Wdl::Loss),
+            3 => Some(Wdl::Draw),
+            _ => None,
+        }
+    }
+
+    /// The value for the other player.
+    pub fn flip(self) -> Wdl {
+        match self {
+            Wdl::Win => Wdl::Loss,
+            Wdl::Loss => Wdl::Win,
+            Wdl::Draw => Wdl::Draw,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Wdl::Win => "win",
+            Wdl::Draw => "draw",
+            Wdl::Loss => "loss",
+        }
+    }
+}
+
+impl fmt::Display for Wdl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The base score of a database win; the evaluation is added so that the
+/// search prefers the won positions that look most advanced (it converts
+/// rather than shuffles). Below `SCORE_WIN_MIN`: not a mate score.
+pub const EGDB_WIN: Score = 20_000;
+/// The evaluation added to `EGDB_WIN` is clamped to this magnitude.
+const EVAL_CLAMP: Score = 5_000;
+
+/// The search score of a database value, from the view of the player to
+/// move, given the static evaluation `eval` (same view).
+pub fn score(wdl: Wdl, eval: Score) -> Score {
+    let e = eval.clamp(-EVAL_CLAMP, EVAL_CLAMP);
+    match wdl {
+        Wdl::Win => EGDB_WIN + e,
+        Wdl::Loss => -EGDB_WIN + e,
+        Wdl::Draw => 0,
+    }
+}
+
+/// A material configuration: white men, white kings, black men, black
+/// kings. Written as four digits (`1201` = 1 white man, 2 white kings, no
+/// black man, 1 black king).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Material {
+    pub wm: u8,
+    pub wk: u8,
+    pub bm: u8,
+    pub bk: u8,
+}
+
+impl Material {
+    pub fn counts(self) -> [u32; 4] {
+        [
+            self.wm as u32,
+            self.wk as u32,
+            self.bm as u32,
+            self.bk as u32,
+        ]
+    }
+
+    pub fn pieces(self) -> u32 {
+        self.counts().iter().sum()
+    }
+
+    pub fn men(self) -> u32 {
+        (self.wm + self.bm) as u32
+    }
+
+    /// The material of a position.
+    pub fn of<B: Bitboard>(pos: &Position<B>) -> Material {
+        let k = pos.kings;
+        let c = |b: B| b.count() as u8;
+        Material {
+            wm: c(pos.pieces[0] & !k),
+            wk: c(pos.pieces[0] & k),
+            bm: c(pos.pieces[1] & !k),
+            bk: c(pos.pieces[1] & k),
+        }
+    }
+
+    /// Every material with both sides on the board and 2 to `n` pieces,
+    /// in an order in which every slice comes after the slices its moves
+    /// lead to (fewer pieces first; then fewer men, as a crowning turns a
+    /// man into a king).
+    pub fn all_up_to(n: u32) -> Vec<Material> {
+        let mut out = Vec::new();
+        let n = n.min(index::MAX_PIECES as u32) as u8;
+        for wm in 0..=n {
+            for wk in 0..=n - wm {
+                for bm in 0..=n - wm - wk {
+                    for bk in 0..=n - wm - wk - bm {
+                        let m = Material { wm, wk, bm, bk };
+                        if wm + wk > 0 && bm + bk > 0 {
+                            out.push(m);
+                        }
+                    }
+                }
+            }
+        }
+        out.sort_by_key(|m| (m.pieces(), m.men(), *m));
+        out
+    }
+}
+
+impl fmt::Display for Material {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}{}{}", self.wm, self.wk, self.bm, self.bk)
+    }
+}
+
+impl FromStr for Material {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let d: Vec<u8> = s
+            .bytes()
+            .filter(|b| b.is_ascii_digit())
+            .map(|b| b - b'0')
+            .collect();
+        if d.len() != 4 || s.len() != 4 {
+            return Err(format!(
+                "bad material '{s}': expected four digits (white men, white kings, black men, black kings)"
+            ));
+        }
+        Ok(Material {
+            wm: d[0],
+            wk: d[1],
+            bm: d[2],
+            bk: d[3],
+        })
+    }
+}
+
+/// The name of a rule set's database directory: the variant's name, with
+/// `-immediate` for turkish with promotion mid-capture (different rules,
+/// different values).
+pub fn rules_key<R: Rules>() -> &'static str {
+    match (R::NAME, R::PROMOTE_MID_CAPTURE) {
+        (name, false) => name,
+        ("turkish", true) => "turkish-immediate",
+        (_, true) => "immediate-promotion",
+    }
+}
+
+/// The file of a slice under the database root `root`.
+pub fn slice_path(root: &Path, key: &str, m: Material) -> PathBuf {
+    root.join(key).join(format!("{m}.egdb"))
+}
+
+/// One slice in memory: its index and its values, 2 bits a position,
+/// White to move first.
+#[derive(Debug)]
+pub struct Slice {
+    pub indexer: Indexer,
+    pub data: Vec<u8>,
+}
+
+impl Slice {
+    /// The value of index `i` with `side` to move.
+    #[inline]
+    pub fn get(&self, side: u8, i: u64) -> Option<Wdl> {
+        let g = side as u64 * self.indexer.count + i;
+        let byte = *self.data.get((g / 4) as usize)?;
+        Wdl::from_code(byte >> (2 * (g % 4)))
+    }
+
+    /// The value of a position of this slice.
+    #[inline]
+    pub fn value<R: Rules>(&self, board: &Board, pos: &Position<Bb<R>>) -> Option<Wdl> {
+        self.get(pos.side, self.indexer.index(board.split::<R>(pos)))
+    }
+
+    /// Win, draw and loss counts with White (0) and Black (1) to move.
+    pub fn counts(&self) -> [[u64; 3]; 2] {
+        let mut out = [[0u64; 3]; 2];
+        for (side, c) in out.iter_mut().enumerate() {
+            for i in 0..self.indexer.count {
+                match self.get(side as u8, i) {
+                    Some(Wdl::Win) => c[0] += 1,
+                    Some(Wdl::Draw) => c[1] += 1,
+                    Some(Wdl::Loss) => c[2] += 1,
+                    None => {}
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A database of one rule set on disk, loaded lazily slice by slice. A
+/// missing, truncated or mismatched file is reported once (log) and
+/// skipped: its positions probe as unknown.
+pub struct Database {
+    pub key: &'static str,
+    pub root: PathBuf,
+    pub pieces: u32,
+    pub board: Board,
+    slices: HashMap<Material, OnceCell<Option<Arc<Slice>>>>,
+}
+
+impl fmt::Debug for Database {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Database({}, {}, {} pieces)",
+            self.key,
+            self.root.display(),
+            self.pieces
+        )
+    }
+}
+
+impl Database {
+    /// The database of `R` under `root`, up to `pieces` pieces. Reads
+    /// nothing yet.
+    pub fn open<R: Rules>(root: &Path, pieces: u32) -> Database {
+        let slices = Material::all_up_to(pieces)
+            .into_iter()
+            .map(|m| (m, OnceCell::new()))
+            .collect();
+        Database {
+            key: rules_key::<R>(),
+            root: root.to_path_buf(),
+            pieces,
+            board: Board::of::<R>(),
+            slices,
+        }
+    }
+
+    /// The slice of `m`, loaded on first use; `None` when it is not part of
+    /// this database or its file is missing or bad.
+    pub fn slice(&self, m: Material) -> Option<&Arc<Slice>> {
+        let cell = self.slices.get(&m)?;
+        cell.get_or_init(|| {
+            let path = slice_path(&self.root, self.key, m);
+            match file::read(&path, self.key, &self.board, m) {
+                Ok(s) => {
+                    log::info!("egdb: loaded {}", path.display());
+                    Some(Arc::new(s))
+                }
+                Err(e) => {
+                    log::warn!("egdb: skipping {}: {e}", path.display());
+                    None
+                }
+            }
+        })
+        .as_ref()
+    }
+
+    /// The value of `pos` for the player to move, if its slice is loaded.
+    /// A side without pieces has lost.
+    pub fn probe<R: Rules>(&self, pos: &Position<Bb<R>>) -> Option<Wdl> {
+        let own = pos.pieces[pos.side as usize & 1];
+        let opp = pos.pieces[1 - (pos.side as usize & 1)];
+        if own.is_empty() {
+            return Some(Wdl::Loss);
+        }
+        if opp.is_empty() {
+            return Some(Wdl::Win);
+        }
+        if own.count() + opp.count() > self.pieces {
+            return None;
+        }
+        self.slice(Material::of(pos))?.value::<R>(&self.board, pos)
+    }
+}
+
+/// The process-wide database settings (Hub `egdb-path`, `egdb-pieces`).
+static LIMIT: AtomicU32 = AtomicU32::new(0);
+static ROOT: RwLock<Option<PathBuf>> = RwLock::new(None);
+/// The databases opened so far under `ROOT`, one per rule set.
+static OPEN: RwLock<Vec<Arc<Database>>> = RwLock::new(Vec::new());
+
+/// Sets the database the search probes: its root directory and the most
+/// pieces to probe (0 turns probing off). Opened databases are dropped.
+pub fn configure(root: Option<PathBuf>, pieces: u32) {
+    if let Ok(mut r) = ROOT.write() {
+        *r = root;
+    }
+    if let Ok(mut open) = OPEN.write() {
+        open.clear();
+    }
+    LIMIT.store(pieces, Ordering::Release);
+}
+
+/// The current settings: root and piece limit.
+pub fn settings() -> (Option<PathBuf>, u32) {
+    let root = ROOT.read().ok().and_then(|r| r.clone());
+    (root, LIMIT.load(Ordering::Acquire))
+}
+
+/// The process-wide database of `R`, opened on first use.
+fn global<R: Rules>() -> Option<Arc<Database>> {
+    let key = rules_key::<R>();
+    if let Ok(open) = OPEN.read()
+        && let Some(db) = open.iter().find(|d| d.key == key)
+    {
+        return Some(db.clone());
+    }
+    let root = ROOT.read().ok()?.clone()?;
+    let db = Arc::new(Database::open::<R>(&root, LIMIT.load(Ordering::Acquire)));
+    let mut open = OPEN.write().ok()?;
+    if let Some(d) = open.iter().find(|d| d.key == key) {
+        return Some(d.clone());
+    }
+    open.push(db.clone());
+    Some(db)
+}
+
+/// Probes the process-wide database: `None` when probing is off, the
+/// position has more pieces than the limit, or its slice is not loaded.
+#[inline]
+pub fn probe<R: Rules>(pos: &Position<Bb<R>>) -> Option<Wdl> {
+    let limit = LIMIT.load(Ordering::Relaxed);
+    if limit == 0 || pos.occupied().count() > limit {
+        return None;
+    }
+    global::<R>()?.probe::<R>(pos)
+}
+
+/// Code generic over a draughts rule set: implement `visit` once and
+/// [`dispatch_rules`] runs it for the rule set the options select.
+pub trait RulesVisitor {
+    type Output;
+    fn visit<R: Rules>(self) -> Self::Output;
+}
+
+/// Runs `v` for the draughts rule set of `opts`; chinese checkers has no
+/// database.
+pub fn dispatch_rules<V: RulesVisitor>(
+    opts: &crate::variant::Options,
+    v: V,
+) -> Result<V::Output, String> {
+    use crate::draughts::{
+        Brazilian, English, Hex, International, Spanish, Turkish, TurkishImmediate,
+    };
+    use crate::variant::{TurkishPromotion, Variant};
+    Ok(match opts.variant {
+        Variant::International => v.visit::<International>(),
+        Variant::Brazilian => v.visit::<Brazilian>(),
+        Variant::English => v.visit::<English>(),
+        Variant::Spanish => v.visit::<Spanish>(),
+        Variant::Turkish => match opts.turkish_promotion {
+            TurkishPromotion::End => v.visit::<Turkish>(),
+            TurkishPromotion::Immediate => v.visit::<TurkishImmediate>(),
+        },
+        Variant::Hex => v.visit::<Hex>(),
+        Variant::Chinese => {
+            return Err("chinese checkers has no endgame database (draughts variants only)".into());
+        }
+    })
+}
+
+/// [`probe`] for the search: also `None` when the player to move must
+/// capture (the search resolves captures itself).
+#[inline]
+pub fn probe_quiet<R: Rules>(pos: &Position<Bb<R>>) -> Option<Wdl> {
+    let limit = LIMIT.load(Ordering::Relaxed);
+    if limit == 0
+        || pos.occupied().count() > limit
+        || crate::draughts::movegen::has_capture::<R>(pos)
+    {
+        return None;
+    }
+    global::<R>()?.probe::<R>(pos)
+}
+
+/// The Hub parameter lines of the database settings (`hub` lists them).
+pub fn hub_params() -> Vec<String> {
+    let (root, pieces) = settings();
+    let path = root.map(|p| p.display().to_string()).unwrap_or_default();
+    vec![
+        format!("param name=egdb-path value=\"{path}\" type=string"),
+        format!(
+            "param name=egdb-pieces value={pieces} type=int min=0 max={}",
+            index::MAX_PIECES
+        ),
+    ]
+}
+
+/// Handles `set-param` for the database settings: `None` when `name` is
+/// not one of them, else the outcome (a bad value is an error).
+pub fn set_hub_param(name: &str, value: &str) -> Option<Result<(), String>> {
+    let (root, pieces) = settings();
+    match name.trim().to_ascii_lowercase().as_str() {
+        "egdb-path" => {
+            let v = value.trim().trim_matches('"');
+            let root = (!v.is_empty()).then(|| PathBuf::from(v));
+            configure(root, pieces);
+            Some(Ok(()))
+        }
+        "egdb-pieces" => Some(match value.trim().parse::<u32>() {
+            Ok(n) if n as usize <= index::MAX_PIECES => {
+                configure(root, n);
+                Ok(())
+            }
+            _ => Err(format!(
+                "bad value '{}' for egdb-pieces: expected a number from 0 (off) to {}",
+                value.chars().take(40).collect::<String>(),
+                index::MAX_PIECES
+            )),
+        }),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn materials_come_in_dependency_order() {
+        let all = Material::all_up_to(4);
+        for (i, m) in all.iter().enumerate() {
+            // Every slice a capture or a crowning leads to comes earlier.
+            for later in &all[i + 1..] {
+                let fewer_pieces = later.pieces() < m.pieces();
+                let crowned = later.pieces() == m.pieces() && later.men() < m.men();
+                assert!(!fewer_pieces && !crowned, "{later} after {m}");
+            }
+        }
+        assert_eq!("1201".parse::<Material>().unwrap().to_string(), "1201");
+        assert!("12a1".parse::<Material>().is_err());
+        assert!("120".parse::<Material>().is_err());
+    }
+
+    #[test]
+    fn hub_params_parse_and_reject_bad_values() {
+        assert!(set_hub_param("threads", "1").is_none());
+        assert!(set_hub_param("egdb-pieces", "99").unwrap().is_err());
+        assert!(set_hub_param("egdb-pieces", "x").unwrap().is_err());
+        assert_eq!(score(Wdl::Draw, 300), 0);
+        assert!(score(Wdl::Win, -9_999) > 10_000);
+        assert!(score(Wdl::Loss, 9_999) < -10_000);
+    }
+}

@@ -1,0 +1,383 @@
+//! Endgame databases: every variant's database up to 3 pieces (english 4)
+//! is built with the generator and then checked by code of this file that
+//! shares nothing with the generator but the engine's legal moves:
+//!
+//! - its own enumeration of positions (nested loops over squares, not the
+//!   index), which must find exactly as many positions as the index counts,
+//!   each of which must probe to a value;
+//! - a consistency pass: every position's value equals the best value of
+//!   its successors (read through `Database::probe`, so the index is shared
+//!   here);
+//! - an independent solver (dense ids from a hash map, successor lists,
+//!   value iteration to a fixed point) whose values must equal the
+//!   database's for every position: this catches a drawn cycle mislabelled
+//!   as won, which a consistency pass cannot;
+//! - the published count for english 1 king v 1 king.
+//!
+//! International 4 pieces takes minutes: `#[ignore]`d, run by hand.
+
+use rayon::prelude::*;
+use salto::draughts::{
+    Bb, Bitboard, Brazilian, Draughts, English, Geometry, Hex, International, Position, Rules,
+    Spanish, Turkish, TurkishImmediate,
+};
+use salto::egdb::build::{BuildOptions, build_all};
+use salto::egdb::{Database, Wdl};
+use salto::{Game, MoveList};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// A directory under the system's temporary directory, removed on drop.
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp_dir(name: &str) -> TempDir {
+    let d = std::env::temp_dir().join(format!("salto-egdb-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    TempDir(d)
+}
+
+/// Every (white men, white kings, black men, black kings) with both sides
+/// on the board and at most `n` pieces.
+fn materials(n: u32) -> Vec<[u32; 4]> {
+    let mut out = Vec::new();
+    for wm in 0..=n {
+        for wk in 0..=n {
+            for bm in 0..=n {
+                for bk in 0..=n {
+                    let total = wm + wk + bm + bk;
+                    if total <= n && wm + wk > 0 && bm + bk > 0 {
+                        out.push([wm, wk, bm, bk]);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every placement of the material `counts`: the four sets white men,
+/// white kings, black men, black kings; men never on their promotion row.
+fn placements<R: Rules>(counts: [u32; 4]) -> Vec<[Bb<R>; 4]> {
+    fn rec<R: Rules>(
+        counts: [u32; 4],
+        kind: usize,
+        left: u32,
+        from: usize,
+        sets: &mut [Bb<R>; 4],
+        out: &mut Vec<[Bb<R>; 4]>,
+    ) {
+        if left == 0 {
+            if kind == 3 {
+                out.push(*sets);
+            } else {
+                rec::<R>(counts, kind + 1, counts[kind + 1], 0, sets, out);
+            }
+            return;
+        }
+        let occupied = sets[0] | sets[1] | sets[2] | sets[3];
+        for sq in from..R::Geo::SQUARES {
+            let b = R::Geo::bit_of(sq);
+            if (occupied & b).any() {
+                continue;
+            }
+            let man_of = match kind {
+                0 => Some(0),
+                2 => Some(1),
+                _ => None,
+            };
+            if man_of.is_some_and(|s| (R::Geo::PROMOTION[s] & b).any()) {
+                continue;
+            }
+            sets[kind] |= b;
+            rec::<R>(counts, kind, left - 1, sq + 1, sets, out);
+            sets[kind] ^= b;
+        }
+    }
+    let mut out = Vec::new();
+    let mut sets = [Bb::<R>::ZERO; 4];
+    rec::<R>(counts, 0, counts[0], 0, &mut sets, &mut out);
+    out
+}
+
+fn position<R: Rules>(s: [Bb<R>; 4], side: u8) -> Position<Bb<R>> {
+    Position::new(s[0] | s[1], s[2] | s[3], s[1] | s[3], side)
+}
+
+/// Every position with at most `n` pieces, both sides to move.
+fn all_positions<R: Rules>(n: u32) -> Vec<Position<Bb<R>>> {
+    let mut out = Vec::new();
+    for m in materials(n) {
+        for s in placements::<R>(m) {
+            out.push(position::<R>(s, 0));
+            out.push(position::<R>(s, 1));
+        }
+    }
+    out
+}
+
+/// The value the successors give, from the database.
+fn from_successors<R: Rules>(db: &Database, pos: &Position<Bb<R>>) -> Option<Wdl> {
+    let game = Draughts::<R>::default();
+    let mut list = MoveList::new();
+    game.generate(pos, &mut list);
+    let mut best = Wdl::Loss;
+    for &mv in list.iter() {
+        match db.probe::<R>(&game.play(pos, mv))? {
+            Wdl::Loss => return Some(Wdl::Win),
+            Wdl::Draw => best = Wdl::Draw,
+            Wdl::Win => {}
+        }
+    }
+    Some(best)
+}
+
+type Key<B> = (B, B, B, u8);
+
+fn key<B: Bitboard>(p: &Position<B>) -> Key<B> {
+    (p.pieces[0], p.pieces[1], p.kings, p.side)
+}
+
+/// Values by value iteration over explicit successor lists.
+fn solve<R: Rules>(positions: &[Position<Bb<R>>]) -> Vec<Wdl> {
+    let game = Draughts::<R>::default();
+    let ids: HashMap<Key<Bb<R>>, u32> = positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (key(p), i as u32))
+        .collect();
+    // Successors: an id, or u32::MAX for "the player to move has no piece"
+    // (lost).
+    const GONE: u32 = u32::MAX;
+    let succ: Vec<Vec<u32>> = positions
+        .par_iter()
+        .map(|p| {
+            let mut list = MoveList::new();
+            game.generate(p, &mut list);
+            list.iter()
+                .map(|&mv| {
+                    let q = game.play(p, mv);
+                    if q.pieces[q.side as usize].is_empty() {
+                        GONE
+                    } else {
+                        *ids.get(&key(&q))
+                            .expect("successor outside the enumeration")
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let mut val: Vec<Option<Wdl>> = vec![None; positions.len()];
+    loop {
+        let next: Vec<Option<Wdl>> = (0..positions.len())
+            .into_par_iter()
+            .map(|i| {
+                if val[i].is_some() {
+                    return val[i];
+                }
+                let v = |j: u32| {
+                    if j == GONE {
+                        Some(Wdl::Loss)
+                    } else {
+                        val[j as usize]
+                    }
+                };
+                if succ[i].iter().any(|&j| v(j) == Some(Wdl::Loss)) {
+                    Some(Wdl::Win)
+                } else if succ[i].iter().all(|&j| v(j) == Some(Wdl::Win)) {
+                    Some(Wdl::Loss)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let changed = next != val;
+        val = next;
+        if !changed {
+            break;
+        }
+    }
+    val.into_iter().map(|v| v.unwrap_or(Wdl::Draw)).collect()
+}
+
+/// Builds `R` up to `n` pieces; checks the enumeration against the index,
+/// the consistency of every value, and (up to `solve_n` pieces) the
+/// values against the independent solver.
+fn check<R: Rules>(name: &str, n: u32, solve_n: u32) -> (Database, TempDir) {
+    let dir = temp_dir(name);
+    let reports = build_all::<R>(&BuildOptions {
+        root: &dir.0,
+        pieces: n,
+        progress: false,
+    })
+    .expect("build");
+    let indexed: u64 = reports.iter().map(|r| 2 * r.count).sum();
+    let db = Database::open::<R>(&dir.0, n);
+    let mut enumerated = 0u64;
+    let mut bad: Vec<String> = Vec::new();
+    for m in materials(n) {
+        let sets = placements::<R>(m);
+        enumerated += 2 * sets.len() as u64;
+        bad.extend(
+            sets.par_iter()
+                .flat_map_iter(|&s| [position::<R>(s, 0), position::<R>(s, 1)])
+                .filter_map(|p| {
+                    let stored = db.probe::<R>(&p);
+                    let want = from_successors::<R>(&db, &p);
+                    (stored.is_none() || stored != want).then(|| {
+                        format!(
+                            "{} stored {stored:?}, successors say {want:?}",
+                            Draughts::<R>::default().format_fen(&p)
+                        )
+                    })
+                })
+                .collect::<Vec<_>>(),
+        );
+    }
+    assert_eq!(
+        enumerated, indexed,
+        "{name}: the index counts every position once"
+    );
+    assert!(
+        bad.is_empty(),
+        "{name}: {} inconsistent, e.g. {:?}",
+        bad.len(),
+        &bad[..bad.len().min(5)]
+    );
+    if solve_n > 0 {
+        let small = all_positions::<R>(solve_n);
+        let vals = solve::<R>(&small);
+        let wrong = small
+            .iter()
+            .zip(&vals)
+            .filter(|(p, v)| db.probe::<R>(p) != Some(**v))
+            .count();
+        assert_eq!(
+            wrong, 0,
+            "{name}: values differ from the independent solver"
+        );
+    }
+    (db, dir)
+}
+
+fn choose(n: u64, k: u64) -> u64 {
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+#[test]
+fn english_up_to_4_pieces_and_the_published_counts() {
+    let dir = temp_dir("english-counts");
+    let reports = build_all::<English>(&BuildOptions {
+        root: &dir.0,
+        pieces: 4,
+        progress: false,
+    })
+    .expect("build");
+    // Schaeffer et al.'s table of checkers positions by piece count (one
+    // side to move, positions with one side's pieces only included):
+    // 2: 6,972; 3: 261,224; 4: 7,092,774 (docs/egdb.md). The database
+    // leaves out the one-sided positions: one colour with k men and n - k
+    // kings, men on 28 squares, kings on the 32 - k left.
+    for (n, published) in [(2u32, 6_972u64), (3, 261_224), (4, 7_092_774)] {
+        let two_sided: u64 = reports
+            .iter()
+            .filter(|r| r.material.pieces() == n)
+            .map(|r| r.count)
+            .sum();
+        let one_sided: u64 = 2
+            * (0..=n as u64)
+                .map(|k| choose(28, k) * choose(32 - k, n as u64 - k))
+                .sum::<u64>();
+        assert_eq!(two_sided + one_sided, published, "{n} pieces");
+    }
+    drop(dir);
+    let (db, _dir) = check::<English>("english", 4, 3);
+    let s = db.slice("0101".parse().unwrap()).expect("slice 0101");
+    // 1 king v 1 king, White to move: 230 wins, 654 draws, 108 losses
+    // (docs/egdb.md cites the published figures).
+    assert_eq!(s.counts()[0], [230, 654, 108]);
+    assert_eq!(s.counts()[1], [230, 654, 108]);
+}
+
+#[test]
+fn international_up_to_3_pieces() {
+    check::<International>("international", 3, 2);
+}
+
+#[test]
+fn brazilian_up_to_3_pieces() {
+    check::<Brazilian>("brazilian", 3, 3);
+}
+
+#[test]
+fn spanish_up_to_3_pieces() {
+    check::<Spanish>("spanish", 3, 3);
+}
+
+#[test]
+fn turkish_up_to_3_pieces() {
+    check::<Turkish>("turkish", 3, 2);
+    check::<TurkishImmediate>("turkish-immediate", 3, 2);
+}
+
+#[test]
+fn hex_up_to_3_pieces() {
+    check::<Hex>("hex", 3, 2);
+}
+
+#[test]
+#[ignore = "minutes: run by hand (cargo test --release --test egdb -- --ignored)"]
+fn international_up_to_4_pieces() {
+    check::<International>("international4", 4, 0);
+}
+
+#[test]
+fn bad_files_are_skipped_and_rebuilt_and_finished_ones_reused() {
+    let dir = temp_dir("files");
+    let opts = BuildOptions {
+        root: &dir.0,
+        pieces: 3,
+        progress: false,
+    };
+    let first = build_all::<English>(&opts).expect("build");
+    assert!(first.iter().all(|r| !r.reused));
+    let path = |m: &str| dir.0.join("english").join(format!("{m}.egdb"));
+    let good = std::fs::read(path("0101")).expect("read");
+    // Truncated, corrupt payload, wrong material in the header, missing.
+    std::fs::write(path("0101"), &good[..good.len() - 1]).expect("write");
+    let mut corrupt = std::fs::read(path("0110")).expect("read");
+    let last = corrupt.len() - 1;
+    corrupt[last] ^= 0x40;
+    std::fs::write(path("0110"), &corrupt).expect("write");
+    std::fs::copy(path("0201"), path("0102")).expect("copy");
+    std::fs::remove_file(path("1010")).expect("remove");
+    let db = Database::open::<English>(&dir.0, 3);
+    for m in ["0101", "0110", "0102", "1010"] {
+        assert!(
+            db.slice(m.parse().unwrap()).is_none(),
+            "{m} must not be trusted"
+        );
+    }
+    assert!(db.slice("0201".parse().unwrap()).is_some());
+    // Kings on 1 and 32 (english numbers), White to move: slice 0101 is
+    // unreadable, so the probe knows nothing.
+    let game = Draughts::<English>::default();
+    let pos = game.parse_fen("W:WK1:BK32").expect("fen");
+    assert_eq!(db.probe::<English>(&pos), None);
+    // A second build rebuilds exactly the four bad slices.
+    let second = build_all::<English>(&opts).expect("rebuild");
+    let rebuilt: Vec<String> = second
+        .iter()
+        .filter(|r| !r.reused)
+        .map(|r| r.material.to_string())
+        .collect();
+    assert_eq!(rebuilt.len(), 4, "{rebuilt:?}");
+    assert_eq!(std::fs::read(path("0101")).expect("read"), good);
+    let db = Database::open::<English>(&dir.0, 3);
+    assert!(db.probe::<English>(&pos).is_some());
+}
