@@ -291,6 +291,18 @@ impl<G: Game> Searcher<G> {
             ),
             Some(a) => multi::search(game, tt, a, root, limits, control, time, on_info),
         };
+        if let Some(hard) = time.hard {
+            // The budget used, for measuring the time manager (`RUST_LOG=info`).
+            // A fixed move time is the budget; under a clock the soft limit
+            // is printed before its stability scaling.
+            let budget = limits.move_time.filter(|_| time.fixed).unwrap_or(hard);
+            let used = time.elapsed();
+            log::info!(
+                "time used {used:.3} s of {budget:.3} s ({:.0}%), soft {:?}, hard {hard:.3}",
+                100.0 * used / budget.max(1e-9),
+                time.soft
+            );
+        }
         driver::result(&game, tt, root, done)
     }
 }
