@@ -7,7 +7,7 @@
 //! Excluded on purpose: `quit` (it would end the session) and the table
 //! size parameters `hash`/`tt-size` and `threads` (the engine really
 //! allocates the table and starts threads on a shared machine; their
-//! clamping is unit-tested in src/protocol).
+//! range checks are tested in src/protocol and tests/protocol_reliability.rs).
 
 mod protocol_util;
 

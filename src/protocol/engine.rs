@@ -5,7 +5,7 @@
 use super::command::PosArgs;
 use crate::game::{Game, ParseError};
 use crate::search::Algorithm;
-use crate::search::{Control, Info, Limits};
+use crate::search::{Control, Info, Limits, Searcher};
 use crate::session::{Session, Start, format};
 use crate::variant::{GameVisitor, Options};
 use std::sync::Arc;
@@ -23,14 +23,33 @@ pub enum GoStart {
     Immediate(String),
     /// A search thread runs; it sends `Event::SearchFinished(id)` when done.
     Started,
+    /// Nothing to do and nothing to say (`new-game` with nothing pending).
+    Nothing,
 }
 
 /// The game-independent face of an engine.
 pub trait EngineApi: Send {
     /// Sets the position (`pos`); on error nothing changes.
     fn set_position(&mut self, p: &PosArgs) -> Result<(), ParseError>;
+    /// Asks for a table of `mib` MiB. Nothing is allocated here: the table
+    /// is resized on the job thread of the next [`EngineApi::prepare`] or
+    /// [`EngineApi::go`], where the host expects to wait.
     fn set_hash_mib(&mut self, mib: usize);
+    /// The table size: the one asked for until it is applied, then the one
+    /// allocated (smaller when the memory could not be had).
+    fn hash_mib(&self) -> usize;
+    /// `init` and `new-game`: applies a pending table size and empties the
+    /// table after `new-game` on a job thread, like a search whose `done`
+    /// line is `line` (`ready` for `init`, nothing for `new-game`).
+    fn prepare(
+        &mut self,
+        line: Option<String>,
+        out: Sender<String>,
+        finished: Box<dyn FnOnce() + Send>,
+    ) -> Result<GoStart, ParseError>;
     fn set_threads(&mut self, threads: usize);
+    /// Forgets what was learnt; the table is emptied by the next
+    /// [`EngineApi::prepare`] or [`EngineApi::go`].
     fn new_game(&mut self);
     /// The `search` option: the algorithm for more than two players (and
     /// `greedy` for any number).
@@ -62,7 +81,12 @@ pub struct Engine<G: Game> {
     /// What rebuilds the session if a search thread dies: the settings, and
     /// the position searched (root, history) with a legal answer for it.
     game: G,
+    /// The table size asked for, or the one allocated once applied.
     hash_mib: usize,
+    /// `hash_mib` is still to be applied to the session's table.
+    table_pending: bool,
+    /// `new-game` came: the table is to be emptied on the next job thread.
+    clear_pending: bool,
     threads: usize,
     algorithm: Algorithm,
     searched: Option<(G::Position, Vec<u64>, String)>,
@@ -72,10 +96,13 @@ pub struct Engine<G: Game> {
 impl<G: Game> Engine<G> {
     pub fn new(game: G, hash_mib: usize, threads: usize) -> Self {
         Engine {
-            session: Some(Session::new(game, hash_mib, threads)),
+            // The smallest table now; the one asked for on the job thread.
+            session: Some(Session::new(game, 1, threads)),
             thread: None,
             game,
             hash_mib,
+            table_pending: true,
+            clear_pending: false,
             threads,
             algorithm: Algorithm::DEFAULT,
             searched: None,
@@ -90,24 +117,31 @@ impl<G: Game> Engine<G> {
         self.session.insert(s)
     }
 
-    /// The session moved out (rebuilt with the settings if a search thread
-    /// died with it).
+    /// The session moved out (rebuilt with the settings, and the smallest
+    /// table until the next job thread, if a search thread died with it).
     fn take_session(&mut self) -> Session<G> {
         self.finish_thread();
-        self.session.take().unwrap_or_else(|| {
-            let mut s = Session::new(self.game, self.hash_mib, self.threads);
-            s.searcher().set_algorithm(self.algorithm);
-            if let Some((root, history, _)) = &self.searched {
-                s.set_root(root.clone(), history.clone());
+        match self.session.take() {
+            Some(s) => s,
+            None => {
+                let mut s = Session::new(self.game, 1, self.threads);
+                s.searcher().set_algorithm(self.algorithm);
+                if let Some((root, history, _)) = &self.searched {
+                    s.set_root(root.clone(), history.clone());
+                }
+                self.table_pending = true;
+                s
             }
-            s
-        })
+        }
     }
 
     fn finish_thread(&mut self) -> Option<String> {
         let handle = self.thread.take()?;
         match handle.join() {
-            Ok((session, done)) => {
+            Ok((mut session, done)) => {
+                if !self.table_pending {
+                    self.hash_mib = session.searcher().table_mib().max(1);
+                }
                 self.session = Some(session);
                 done
             }
@@ -137,8 +171,28 @@ impl<G: Game> EngineApi for Engine<G> {
     }
 
     fn set_hash_mib(&mut self, mib: usize) {
+        self.finish_thread();
         self.hash_mib = mib;
-        self.session().searcher().set_hash_mib(mib);
+        self.table_pending = true;
+    }
+
+    fn hash_mib(&self) -> usize {
+        self.hash_mib
+    }
+
+    fn prepare(
+        &mut self,
+        line: Option<String>,
+        out: Sender<String>,
+        finished: Box<dyn FnOnce() + Send>,
+    ) -> Result<GoStart, ParseError> {
+        self.finish_thread();
+        if !self.table_pending && !self.clear_pending {
+            return Ok(line.map_or(GoStart::Nothing, GoStart::Immediate));
+        }
+        self.control = Arc::new(Control::new());
+        let session = self.take_session();
+        self.spawn_job(session, out, finished, move |_, _| line)
     }
 
     fn set_threads(&mut self, threads: usize) {
@@ -147,7 +201,8 @@ impl<G: Game> EngineApi for Engine<G> {
     }
 
     fn new_game(&mut self) {
-        self.session().searcher().new_game();
+        self.finish_thread();
+        self.clear_pending = true;
     }
 
     fn set_search(&mut self, a: Algorithm) {
@@ -162,7 +217,7 @@ impl<G: Game> EngineApi for Engine<G> {
         out: Sender<String>,
         finished: Box<dyn FnOnce() + Send>,
     ) -> Result<GoStart, ParseError> {
-        let mut session = self.take_session();
+        let session = self.take_session();
         let game = *session.game();
         let root = session.root().clone();
         let list = session.legal_moves();
@@ -181,33 +236,21 @@ impl<G: Game> EngineApi for Engine<G> {
         let control = Arc::new(Control::new());
         control.reset(ponder);
         self.control = control.clone();
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK)
-            .spawn(move || {
-                let mut on_info = |info: &Info<G::Move>| {
-                    let pv = format::pv(&game, &root, &info.pv);
-                    let _ = out.send(format::info(
-                        info.depth,
-                        info.mean_depth,
-                        info.score,
-                        info.nodes,
-                        info.time,
-                        &pv,
-                    ));
-                };
-                let result = session.search(&limits, &control, &mut on_info);
-                let done = format::done_line(&game, &root, &result);
-                finished();
-                (session, done)
-            });
-        match spawned {
-            Ok(h) => {
-                self.thread = Some(h);
-                Ok(GoStart::Started)
-            }
-            Err(e) => Err(ParseError(format!("cannot start the search thread: {e}"))),
-        }
+        self.spawn_job(session, out, finished, move |session, out| {
+            let mut on_info = |info: &Info<G::Move>| {
+                let pv = format::pv(&game, &root, &info.pv);
+                let _ = out.send(format::info(
+                    info.depth,
+                    info.mean_depth,
+                    info.score,
+                    info.nodes,
+                    info.time,
+                    &pv,
+                ));
+            };
+            let result = session.search(&limits, &control, &mut on_info);
+            format::done_line(&game, &root, &result)
+        })
     }
 
     fn control(&self) -> Arc<Control> {
@@ -217,6 +260,80 @@ impl<G: Game> EngineApi for Engine<G> {
     fn finish(&mut self) -> Option<String> {
         self.finish_thread()
     }
+}
+
+impl<G: Game> Engine<G> {
+    /// Runs `job` on a new thread with the session, after applying a
+    /// pending table size and `new-game` there; the thread hands the session
+    /// back with the job's answer (the `done` or `ready` line).
+    fn spawn_job<F>(
+        &mut self,
+        mut session: Session<G>,
+        out: Sender<String>,
+        finished: Box<dyn FnOnce() + Send>,
+        job: F,
+    ) -> Result<GoStart, ParseError>
+    where
+        F: FnOnce(&mut Session<G>, &Sender<String>) -> Option<String> + Send + 'static,
+    {
+        let resize = self.table_pending.then_some(self.hash_mib);
+        let clear = self.clear_pending;
+        self.table_pending = false;
+        self.clear_pending = false;
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK)
+            .spawn(move || {
+                if let Some(mib) = resize
+                    && let Err(e) = resize_table(session.searcher(), mib)
+                {
+                    let _ = out.send(super::reply::error(&e));
+                }
+                if clear {
+                    session.searcher().new_game();
+                }
+                let done = job(&mut session, &out);
+                finished();
+                (session, done)
+            });
+        match spawned {
+            Ok(h) => {
+                self.thread = Some(h);
+                Ok(GoStart::Started)
+            }
+            Err(e) => {
+                // The session went with the closure: a fresh one next time.
+                self.clear_pending = clear;
+                Err(ParseError(format!("cannot start the search thread: {e}")))
+            }
+        }
+    }
+}
+
+/// Memory left for other programs when a table is sized by what the
+/// machine has available, MiB.
+const MEMORY_RESERVE_MIB: usize = 256;
+
+/// Resizes the searcher's table to `mib` MiB, or as much as the machine
+/// has available (the old table is freed first) when that is less; `Err`
+/// says what was kept when the size asked for could not be had.
+pub fn resize_table<G: Game>(searcher: &mut Searcher<G>, mib: usize) -> Result<(), String> {
+    let old = searcher.table_mib();
+    let available = super::meminfo_mib("MemAvailable")
+        .map(|free| (free + old).saturating_sub(MEMORY_RESERVE_MIB).max(1));
+    let ask = available.map_or(mib, |a| mib.min(a));
+    searcher.set_hash_mib(ask);
+    let got = searcher.table_mib();
+    if got >= mib {
+        return Ok(());
+    }
+    let why = match available {
+        Some(a) if a < mib => format!("only {a} MiB of memory is available"),
+        _ => "the allocation failed".to_string(),
+    };
+    Err(format!(
+        "a table of {mib} MiB cannot be had ({why}): the table has {got} MiB"
+    ))
 }
 
 /// Builds the engine for whatever game [`crate::variant::dispatch`] picks.

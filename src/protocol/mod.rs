@@ -48,21 +48,32 @@ pub fn max_threads() -> usize {
         .unwrap_or(1)
 }
 
+/// A field of /proc/meminfo (`MemTotal`, `MemAvailable`) in MiB; `None`
+/// where there is no such file.
+pub fn meminfo_mib(field: &str) -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.split(':').next() == Some(field))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
 /// The largest table `hash` may ask for: 65536 MiB, or half the machine's
 /// memory if that is less (the table is really allocated).
 pub fn max_hash_mib() -> usize {
-    let total_kib = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("MemTotal:"))
-                .and_then(|l| l.split_whitespace().nth(1).map(str::to_string))
-        })
-        .and_then(|v| v.parse::<usize>().ok());
-    match total_kib {
-        Some(k) => (k / 2048).clamp(1, 65536),
-        None => 65536,
+    meminfo_mib("MemTotal").map_or(65536, |m| (m / 2).clamp(1, 65536))
+}
+
+/// An integer parameter in `lo ..= hi` (a fraction is rounded down); a
+/// value outside is an error naming the range, as `hub` advertises it.
+fn int_param(name: &str, value: &str, lo: usize, hi: usize) -> Result<usize, ParseError> {
+    let x = command::parse_real(name, value)?.floor();
+    if x < lo as f64 || x > hi as f64 {
+        return Err(ParseError(format!(
+            "{name}={} is out of range: {name} takes {lo} to {hi}; it stays as it was",
+            shorten(value.trim(), 40)
+        )));
     }
+    Ok(x as usize)
 }
 
 /// The running search, as the controller sees it.
@@ -282,14 +293,10 @@ impl<F: EngineFactory> Controller<F> {
         }
         match cmd {
             Command::Hub => self.hub(),
-            Command::Init => self.send("ready".into()),
+            Command::Init => self.init(),
             Command::Ping => self.send("pong".into()),
             Command::Stop | Command::PonderHit => {} // idle: silently ignored
-            Command::NewGame => {
-                if let Some(e) = self.engine.as_mut() {
-                    e.new_game();
-                }
-            }
+            Command::NewGame => self.new_game(),
             Command::Quit => return Flow::Quit,
             Command::SetParam { name, value } => {
                 if let Err(e) = self.set_param(&name, &value) {
@@ -332,38 +339,75 @@ impl<F: EngineFactory> Controller<F> {
         })
     }
 
-    fn go(&mut self, mode: GoMode) {
-        let ponder = mode == GoMode::Ponder;
-        let limits = self.limits.clone();
+    /// The callback a job thread calls when it ends, for job `next_id`.
+    fn on_finish(&self) -> Box<dyn FnOnce() + Send> {
         let id = self.next_id;
         let events = self.events.clone();
-        let out = self.out.clone();
-        let started = self.engine_mut().and_then(|e| {
-            e.go(
-                limits,
-                ponder,
-                out,
-                Box::new(move || {
-                    let _ = events.send(Event::SearchFinished(id));
-                }),
-            )
-        });
+        Box::new(move || {
+            let _ = events.send(Event::SearchFinished(id));
+        })
+    }
+
+    /// Takes in what starting a job (search or `init`) gave.
+    fn launched(&mut self, ponder: bool, started: Result<engine::GoStart, ParseError>) {
         match started {
-            Ok(engine::GoStart::Immediate(line)) => {
-                self.limits = fresh_limits();
-                self.send(line);
-            }
+            Ok(engine::GoStart::Immediate(line)) => self.send(line),
+            Ok(engine::GoStart::Nothing) => {}
             Ok(engine::GoStart::Started) => {
-                self.limits = fresh_limits();
-                self.next_id += 1;
                 self.running = Some(Running {
-                    id,
+                    id: self.next_id,
                     pondering: ponder,
                     held: None,
                 });
+                self.next_id += 1;
             }
             Err(e) => self.error(&e.0),
         }
+    }
+
+    fn go(&mut self, mode: GoMode) {
+        let ponder = mode == GoMode::Ponder;
+        let limits = std::mem::replace(&mut self.limits, fresh_limits());
+        let (out, finished) = (self.out.clone(), self.on_finish());
+        let started = self
+            .engine_mut()
+            .and_then(|e| e.go(limits, ponder, out, finished));
+        self.launched(ponder, started);
+    }
+
+    /// `init`: the table asked for is allocated on a job thread, and
+    /// `ready` comes when it is there (`ping` is answered meanwhile).
+    fn init(&mut self) {
+        let (out, finished) = (self.out.clone(), self.on_finish());
+        match self.engine.as_mut() {
+            Some(e) => {
+                let started = e.prepare(Some("ready".into()), out, finished);
+                let failed = started.is_err();
+                self.launched(false, started);
+                if failed {
+                    self.send("ready".into());
+                }
+            }
+            None => self.send("ready".into()),
+        }
+    }
+
+    /// `new-game`: the table is emptied on a job thread at once (a host
+    /// sends the game's first `pos` and `go` right after; they wait for
+    /// it, `ping` does not).
+    fn new_game(&mut self) {
+        let (out, finished) = (self.out.clone(), self.on_finish());
+        if let Some(e) = self.engine.as_mut() {
+            e.new_game();
+            let started = e.prepare(None, out, finished);
+            self.launched(false, started);
+        }
+    }
+
+    /// The table size: the engine's (smaller than asked when the memory
+    /// could not be had).
+    fn table_mib(&self) -> usize {
+        self.engine.as_ref().map_or(self.hash_mib, |e| e.hash_mib())
     }
 
     fn hub(&self) {
@@ -382,12 +426,12 @@ impl<F: EngineFactory> Controller<F> {
             self.threads,
             max_threads()
         ));
+        let hash_mib = self.table_mib();
         lines.push(format!(
-            "param name=hash value={} type=int min=1 max={}",
-            self.hash_mib,
+            "param name=hash value={hash_mib} type=int min=1 max={}",
             max_hash_mib()
         ));
-        let tt = (self.hash_mib.max(1).ilog2() + 16).clamp(16, 30);
+        let tt = (hash_mib.max(1).ilog2() + 16).clamp(16, 30);
         lines.push(format!(
             "param name=tt-size value={tt} type=int min=16 max=30"
         ));
@@ -441,12 +485,9 @@ impl<F: EngineFactory> Controller<F> {
 
     fn set_param(&mut self, name: &str, value: &str) -> Result<(), ParseError> {
         let lname = name.trim().to_ascii_lowercase();
-        let int = |lo: f64, hi: f64| -> Result<usize, ParseError> {
-            Ok(command::parse_real(&lname, value)?.floor().max(lo).min(hi) as usize)
-        };
         match lname.as_str() {
             "threads" => {
-                let n = int(1.0, max_threads() as f64)?;
+                let n = int_param(&lname, value, 1, max_threads())?;
                 self.threads = n;
                 if let Some(e) = self.engine.as_mut() {
                     e.set_threads(n);
@@ -454,17 +495,39 @@ impl<F: EngineFactory> Controller<F> {
             }
             "hash" | "tt-size" => {
                 let mib = if lname == "hash" {
-                    int(1.0, max_hash_mib() as f64)?
+                    int_param(&lname, value, 1, max_hash_mib())?
                 } else {
                     // 2^n entries of 16 bytes: n = 22 is 64 MiB.
-                    let n = int(16.0, 30.0)?;
-                    (1usize << (n - 16)).min(max_hash_mib())
+                    let n = int_param(&lname, value, 16, 30)?;
+                    let mib = 1usize << (n - 16);
+                    if mib > max_hash_mib() {
+                        return Err(ParseError(format!(
+                            "tt-size={n} is {mib} MiB, more than hash allows ({} MiB, half the memory); it stays as it was",
+                            max_hash_mib()
+                        )));
+                    }
+                    mib
                 };
-                if mib != self.hash_mib {
+                // Only recorded here: the table is allocated at `init` or
+                // before the next search, on the job thread.
+                if mib != self.table_mib() {
                     self.hash_mib = mib;
                     if let Some(e) = self.engine.as_mut() {
                         e.set_hash_mib(mib);
                     }
+                }
+            }
+            "draw-moves" | "max-moves" => {
+                let hi = if lname == "draw-moves" {
+                    1000
+                } else {
+                    1_000_000
+                };
+                let n = int_param(&lname, value, 0, hi)?;
+                let mut o = self.opts.clone();
+                o.set_known(&lname, &n.to_string())?;
+                if o != self.opts || self.engine.is_none() {
+                    self.switch_options(o)?;
                 }
             }
             "ponder" => {
@@ -517,6 +580,7 @@ impl<F: EngineFactory> Controller<F> {
             }
             return Ok(());
         }
+        self.hash_mib = self.table_mib();
         let mut engine = self.factory.build(&o, self.hash_mib, self.threads)?;
         engine.set_search(self.search_algorithm);
         self.opts = o;

@@ -429,10 +429,75 @@ fn bad_parameter_values_are_errors_and_unknown_names_are_ignored() {
     assert!(h.expect("error").contains("sometimes"));
     h.send("set-param name=initial-time value=300");
     h.send("set-param name=book-ply value=4");
-    h.send("set-param name=threads value=1e9");
-    h.send("set-param name=hash value=-5");
     h.send("ping");
     assert_eq!(h.expect("pong"), "pong");
+}
+
+/// The `value` of parameter `name` in the `hub` answer.
+fn hub_value(h: &Harness, name: &str) -> String {
+    h.send("hub");
+    let mut found = None;
+    loop {
+        let l = h.expect("");
+        if l == "wait" {
+            break;
+        }
+        if l.starts_with(&format!("param name={name} ")) {
+            found = l
+                .split_whitespace()
+                .find_map(|t| t.strip_prefix("value="))
+                .map(str::to_string);
+        }
+    }
+    found.unwrap_or_else(|| panic!("no param {name}"))
+}
+
+#[test]
+fn a_value_outside_the_advertised_range_is_an_error_naming_it_and_changes_nothing() {
+    let h = Harness::start();
+    let cases = [
+        ("threads", "1e9", format!("1 to {}", max_threads())),
+        ("threads", "0", format!("1 to {}", max_threads())),
+        ("hash", "-5", format!("1 to {}", max_hash_mib())),
+        ("hash", "1e12", format!("1 to {}", max_hash_mib())),
+        ("tt-size", "31", "16 to 30".to_string()),
+        ("tt-size", "12", "16 to 30".to_string()),
+        ("draw-moves", "1001", "0 to 1000".to_string()),
+        ("max-moves", "-1", "0 to 1000000".to_string()),
+    ];
+    for (name, value, range) in cases {
+        let before = hub_value(&h, name);
+        h.send(&format!("set-param name={name} value={value}"));
+        let e = h.expect("error");
+        assert!(
+            e.contains(&range) && e.contains(name),
+            "{name}={value}: {e}"
+        );
+        assert_eq!(hub_value(&h, name), before, "{name}={value} changed it");
+    }
+    // In range: taken, rounded down.
+    h.send("set-param name=draw-moves value=25.9");
+    assert_eq!(hub_value(&h, "draw-moves"), "25");
+    h.send("set-param name=hash value=128");
+    assert_eq!(hub_value(&h, "hash"), "128");
+}
+
+#[test]
+fn set_param_hash_answers_nothing_and_the_table_comes_at_init() {
+    let h = Harness::start();
+    h.send("set-param name=hash value=2");
+    h.send("ping");
+    assert_eq!(h.expect("pong"), "pong");
+    h.send("init");
+    assert_eq!(h.expect("ready"), "ready");
+    assert_eq!(hub_value(&h, "hash"), "2");
+    h.send("new-game");
+    h.send("ping");
+    assert_eq!(h.expect("pong"), "pong");
+    h.send("pos pos=W5");
+    h.send("level depth=3");
+    h.send("go think");
+    assert!(h.expect("done ").starts_with("done move="));
 }
 
 #[test]

@@ -214,6 +214,12 @@ impl<G: Game> Searcher<G> {
         self.hash_mib
     }
 
+    /// The size of the table actually allocated, MiB: less than
+    /// [`Searcher::hash_mib`] when that much memory could not be had.
+    pub fn table_mib(&self) -> usize {
+        self.tt.as_ref().map_or(0, Tt::mib)
+    }
+
     /// Threads of the two-player search (the multi-player searches run on
     /// one).
     pub fn set_threads(&mut self, threads: usize) {

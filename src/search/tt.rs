@@ -111,7 +111,8 @@ unsafe impl Send for Words {}
 unsafe impl Sync for Words {}
 
 impl Words {
-    fn new(len: usize) -> Self {
+    /// `len` zeroed words, or `None` when the memory cannot be had.
+    fn try_new(len: usize) -> Option<Self> {
         let len = len.max(1);
         let size = len.saturating_mul(std::mem::size_of::<AtomicU64>());
         let align = if size >= HUGE_PAGE {
@@ -119,31 +120,26 @@ impl Words {
         } else {
             std::mem::align_of::<AtomicU64>()
         };
-        let layout = match std::alloc::Layout::from_size_align(size, align) {
-            Ok(l) => l,
-            // Only for sizes near isize::MAX, which no MiB count reaches.
-            Err(_) => std::alloc::Layout::new::<AtomicU64>(),
-        };
+        // Sizes near isize::MAX have no layout: no memory for them either.
+        let layout = std::alloc::Layout::from_size_align(size, align).ok()?;
         // SAFETY: the layout has a non-zero size (`len` is at least 1); a
         // null result is handled just below.
         let raw = unsafe { std::alloc::alloc(layout) } as *mut AtomicU64;
-        let Some(ptr) = std::ptr::NonNull::new(raw) else {
-            std::alloc::handle_alloc_error(layout)
-        };
+        let ptr = std::ptr::NonNull::new(raw)?;
         advise_huge_pages(raw as *mut u8, layout.size());
         // SAFETY: the allocation holds `layout.size()` bytes; all-zero bytes
         // are a valid `AtomicU64`. Zeroing after the advice lets the first
         // touch of each 2 MiB range take a huge page.
         unsafe { std::ptr::write_bytes(raw as *mut u8, 0, layout.size()) };
         let len = layout.size() / std::mem::size_of::<AtomicU64>();
-        Words { ptr, len, layout }
+        Some(Words { ptr, len, layout })
     }
 }
 
 impl std::ops::Deref for Words {
     type Target = [AtomicU64];
     fn deref(&self) -> &[AtomicU64] {
-        // SAFETY: `ptr` points to `len` initialised (zeroed in `new`) words,
+        // SAFETY: `ptr` points to `len` initialised (zeroed in `try_new`) words,
         // suitably aligned, that live as long as `self`; they are only ever
         // accessed through atomic operations, so shared slices are sound.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
@@ -152,7 +148,7 @@ impl std::ops::Deref for Words {
 
 impl Drop for Words {
     fn drop(&mut self) {
-        // SAFETY: `ptr` was allocated in `new` with this very layout and is
+        // SAFETY: `ptr` was allocated in `try_new` with this very layout and is
         // freed only here, once.
         unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, self.layout) }
     }
@@ -203,16 +199,42 @@ pub fn score_from_tt(score: Score, ply: usize) -> Score {
 }
 
 impl Tt {
-    /// A table of about `mib` MiB (at least one bucket).
+    /// A table of about `mib` MiB (at least one bucket). When that much
+    /// memory cannot be had, half as much is tried, and so on: the size
+    /// actually allocated is [`Tt::mib`]. Only when not even the smallest
+    /// table can be allocated does this abort, as any allocation would.
     pub fn new(mib: usize) -> Self {
+        let mut mib = mib.max(1);
+        loop {
+            if let Some(tt) = Self::try_new(mib) {
+                return tt;
+            }
+            if mib == 1 {
+                std::alloc::handle_alloc_error(std::alloc::Layout::new::<[u64; 1 << 17]>());
+            }
+            log::warn!(
+                "a table of {mib} MiB cannot be allocated; trying {} MiB",
+                mib / 2
+            );
+            mib /= 2;
+        }
+    }
+
+    /// A table of about `mib` MiB, or `None` when the memory cannot be had.
+    pub fn try_new(mib: usize) -> Option<Self> {
         let bytes = mib.max(1).saturating_mul(1 << 20);
         let buckets = (bytes / (16 * ENTRIES_PER_BUCKET)).max(1);
-        let words = Words::new(buckets * ENTRIES_PER_BUCKET * 2);
-        Tt {
+        let words = Words::try_new(buckets.checked_mul(ENTRIES_PER_BUCKET * 2)?)?;
+        Some(Tt {
             words,
             buckets,
             age: AtomicU64::new(0),
-        }
+        })
+    }
+
+    /// The table's size in MiB (rounded down; 0 below 1 MiB).
+    pub fn mib(&self) -> usize {
+        (self.buckets * ENTRIES_PER_BUCKET * 16) >> 20
     }
 
     /// Empties the table (`new-game`).
@@ -333,6 +355,14 @@ mod tests {
         assert!(tt.probe(0x1234_5678_9abc_def1).is_none());
         tt.clear();
         assert!(tt.probe(0x1234_5678_9abc_def0).is_none());
+    }
+
+    #[test]
+    fn a_table_that_cannot_be_had_is_none_and_new_falls_back_to_a_smaller_one() {
+        // More than the address space: the allocator refuses it at once.
+        assert!(Tt::try_new(usize::MAX >> 20).is_none());
+        assert!(Tt::try_new(1 << 40).is_none());
+        assert_eq!(Tt::new(3).mib(), 3);
     }
 
     #[test]

@@ -26,7 +26,11 @@ impl Salto {
     }
 
     pub fn start_with(args: &[&str]) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_salto"))
+        Self::start_program(env!("CARGO_BIN_EXE_salto"), args)
+    }
+
+    fn start_program(program: &str, args: &[&str]) -> Self {
+        let mut child = Command::new(program)
             .args(args)
             .env_remove("RUST_LOG")
             .stdin(Stdio::piped())
@@ -66,6 +70,25 @@ impl Salto {
             lines: rx,
             stderr,
         }
+    }
+
+    /// Starts `salto hub` through `sh -c` with a shell prefix, e.g.
+    /// `ulimit -v 2000000;` (a limit on the engine's address space).
+    pub fn start_limited(prefix: &str) -> Self {
+        let cmd = format!("{prefix} exec \"$0\" hub");
+        Self::start_program("sh", &["-c", &cmd, env!("CARGO_BIN_EXE_salto")])
+    }
+
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The engine's resident memory (VmRSS of /proc/PID/status), KiB.
+    pub fn rss_kib(&self) -> Option<u64> {
+        let s = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
+        let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
     }
 
     pub fn send(&mut self, line: &str) {
@@ -221,41 +244,111 @@ pub fn legal_after(v: Variant, moves: &[String], candidate: &str) -> Result<(), 
     salto::variant::dispatch(&Options::new(v), Replay(moves, candidate)).map_err(|e| e.0)?
 }
 
-/// A game of up to `plies` plies from the start of `v`, each move chosen by
-/// a fixed pseudo-random rule, in Hub text; it stops before the game ends.
-pub fn some_game(v: Variant, plies: usize) -> Vec<String> {
-    struct Walk(usize);
+/// A random game from the start: up to `plies` plies, each move chosen by
+/// a xorshift generator from `seed`, stopping before a position where the
+/// game is over (so that the last position can always be searched). The
+/// positions (start included) and the moves.
+pub fn walk<G: Game>(g: &G, seed: u64, plies: usize) -> (Vec<G::Position>, Vec<G::Move>) {
+    let mut p = g.start();
+    let (mut positions, mut moves) = (vec![p.clone()], Vec::new());
+    let mut seed = seed | 1;
+    for _ in 0..plies {
+        let mut list = salto::MoveList::new();
+        g.generate(&p, &mut list);
+        if list.is_empty() || g.outcome(&p).is_some() {
+            break;
+        }
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let mv = list[(seed % list.len() as u64) as usize];
+        let next = g.play(&p, mv);
+        let mut after = salto::MoveList::new();
+        g.generate(&next, &mut after);
+        if after.is_empty() || g.outcome(&next).is_some() {
+            break;
+        }
+        moves.push(mv);
+        positions.push(next.clone());
+        p = next;
+    }
+    (positions, moves)
+}
+
+/// The moves of [`walk`] in Hub text, for the game `opts` selects.
+pub fn random_game(opts: &Options, seed: u64, plies: usize) -> Vec<String> {
+    struct Walk(u64, usize);
     impl GameVisitor for Walk {
         type Output = Vec<String>;
         fn visit<G: Game>(self, g: G) -> Vec<String> {
-            let mut p = g.start();
-            let mut out = Vec::new();
-            let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-            for _ in 0..self.0 {
-                let mut list = salto::MoveList::new();
-                g.generate(&p, &mut list);
-                if list.is_empty() || g.outcome(&p).is_some() {
-                    break;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let mv = list[(seed % list.len() as u64) as usize];
-                let next = g.play(&p, mv);
-                // Stop before a position where the game is over, so that
-                // the game can always be searched on.
-                let mut after = salto::MoveList::new();
-                g.generate(&next, &mut after);
-                if after.is_empty() || g.outcome(&next).is_some() {
-                    break;
-                }
-                out.push(g.format_move(&p, mv));
-                p = next;
-            }
-            out
+            let (positions, moves) = walk(&g, self.0, self.1);
+            positions
+                .iter()
+                .zip(&moves)
+                .map(|(p, m)| g.format_move(p, *m))
+                .collect()
         }
     }
-    salto::variant::dispatch(&Options::new(v), Walk(plies)).unwrap_or_default()
+    salto::variant::dispatch(opts, Walk(seed, plies)).unwrap_or_default()
+}
+
+/// A game of up to `plies` plies from the start of `v`, each move chosen by
+/// a fixed pseudo-random rule, in Hub text; it stops before the game ends.
+pub fn some_game(v: Variant, plies: usize) -> Vec<String> {
+    random_game(&Options::new(v), 0x9E37_79B9_7F4A_7C15, plies)
+}
+
+/// Every variant with its defaults and the option sets that change the
+/// rules or the notation, each as the full list of `set-param` lines that
+/// selects it from any other (`sets=1` first, so that no step is a
+/// combination that is not a game).
+pub fn option_sets() -> Vec<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    let mut add = |v: Variant, kv: &[(&str, &str)]| {
+        let mut params: Vec<(String, String)> = vec![("variant".into(), v.name().into())];
+        for (k, val) in [
+            ("sets", "1"),
+            ("players", "2"),
+            ("turkish-promotion", "end"),
+            ("notation", "numeric"),
+            ("foreign-corners", "pass"),
+            ("unused-corners", "empty"),
+            ("spoiling", "swap"),
+        ]
+        .iter()
+        .chain(kv)
+        {
+            params.push((k.to_string(), val.to_string()));
+        }
+        out.push(params);
+    };
+    for v in Variant::ALL {
+        add(v, &[]);
+    }
+    add(Variant::Turkish, &[("turkish-promotion", "immediate")]);
+    add(Variant::International, &[("notation", "algebraic")]);
+    add(Variant::English, &[("notation", "algebraic")]);
+    for p in ["3", "4", "6"] {
+        add(Variant::Chinese, &[("players", p)]);
+    }
+    add(Variant::Chinese, &[("players", "3"), ("sets", "2")]);
+    add(Variant::Chinese, &[("sets", "3")]);
+    add(Variant::Chinese, &[("foreign-corners", "stop")]);
+    add(
+        Variant::Chinese,
+        &[("players", "3"), ("unused-corners", "filled")],
+    );
+    add(Variant::Chinese, &[("spoiling", "fill")]);
+    out
+}
+
+/// The options a list of `set-param` lines selects.
+pub fn options_of(params: &[(String, String)]) -> Options {
+    let mut opts = Options::default();
+    for (k, v) in params {
+        opts.set(k, v).expect("a valid option");
+    }
+    opts
 }
 
 /// A Hub position string for the start of `v` (what `pos pos=` takes).
