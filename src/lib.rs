@@ -4,7 +4,10 @@
 pub mod chinese;
 pub mod cli;
 pub mod draughts;
+pub mod dxp;
 pub mod game;
+pub mod gui;
+pub mod learn;
 pub mod protocol;
 pub mod search;
 pub mod session;

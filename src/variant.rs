@@ -255,6 +255,8 @@ pub struct Options {
     /// Chinese checkers: end the game after this many moves per player
     /// (0 = unlimited).
     pub max_moves: u32,
+    /// Draughts: the evaluation (`eval`, `eval-file`).
+    pub eval: crate::draughts::weights::EvalChoice,
 }
 
 impl Default for Options {
@@ -271,6 +273,7 @@ impl Default for Options {
             unused_corners: c.unused_corners,
             spoiling: c.spoiling,
             max_moves: c.max_moves,
+            eval: d.eval,
         }
     }
 }
@@ -328,6 +331,9 @@ impl Options {
             "unused-corners" => self.unused_corners = value.parse()?,
             "spoiling" => self.spoiling = value.parse()?,
             "max-moves" => self.max_moves = number(value)?,
+            "eval" | "eval-file" => {
+                self.eval = crate::learn::parse_eval(self.variant, name.trim(), value)?
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -356,6 +362,7 @@ impl Options {
         DraughtsOptions {
             draw_moves: self.draw_moves,
             notation: self.notation,
+            eval: self.eval,
         }
     }
 
@@ -388,6 +395,7 @@ impl Options {
             "unused-corners" => self.unused_corners.to_string(),
             "spoiling" => self.spoiling.to_string(),
             "max-moves" => self.max_moves.to_string(),
+            "eval" => self.eval.name().to_string(),
             _ => return None,
         })
     }

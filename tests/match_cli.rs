@@ -84,3 +84,43 @@ fn match_with_missing_openings_file_names_it() {
     assert_eq!(code, 2);
     assert!(err.contains("/nonexistent/book.txt"), "{err}");
 }
+
+#[test]
+fn shards_tournaments_and_merge_refuse_bad_input() {
+    let two = ["--engine", "cmd=a", "--engine", "cmd=b", "--depth", "2"];
+    let with = |extra: &[&str]| {
+        let mut a: Vec<&str> = two.to_vec();
+        a.extend_from_slice(extra);
+        salto_match(&a)
+    };
+    // --shard needs --seed, and K/N with 1 <= K <= N.
+    let (code, _, err) = with(&["--shard", "1/2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--seed"), "{err}");
+    let (code, _, err) = with(&["--shard", "3/2", "--seed", "1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("K/N"), "{err}");
+    // A tournament's games per pairing must be even; three engines are
+    // too many for a plain two-player match.
+    let (code, _, err) = with(&["--engine", "cmd=c", "--round-robin", "--games", "3"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("even"), "{err}");
+    let (code, _, err) = with(&["--engine", "cmd=c"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--gauntlet"), "{err}");
+    // merge: a file that is not a summary is named.
+    let dir = std::env::temp_dir().join(format!("salto-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{\"games\": 3}").expect("write");
+    let bad = bad.display().to_string();
+    let (code, out, err) = salto_match(&["merge", &bad]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.contains("bad.json") && err.contains("not the JSON"),
+        "{err}"
+    );
+    let (code, _, err) = salto_match(&["merge", "/nonexistent/s1.json"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("/nonexistent/s1.json"), "{err}");
+}

@@ -7,8 +7,8 @@ mod match_support;
 use match_support::{Walk, fake_engine_dir, fake_spec, test_config};
 use salto::tournament::play::EndKind;
 use salto::tournament::{
-    Adjudication, EngineSpec, MatchConfig, MatchSummary, OpeningChoice, Sprt, SprtDecision,
-    TimeControl, run_match,
+    Adjudication, EngineSpec, MatchConfig, MatchSummary, OpeningChoice, Shard, Sprt, SprtDecision,
+    TimeControl, Tournament, run_match,
 };
 use std::path::Path;
 
@@ -234,6 +234,25 @@ fn bad_openings_file_is_an_error_naming_the_line() {
     assert!(run_match(Walk, &cfg).is_err());
 }
 
+/// PDN text without the thinking times of the move comments (`0.01s}`
+/// becomes `s}`): they differ from run to run.
+fn without_times(pdn: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in pdn.split("s}").enumerate() {
+        if i > 0 {
+            out.push_str("s}");
+        }
+        let keep = part.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+        // Only a comment's time ends with "s}"; keep other text whole.
+        if keep.ends_with(' ') || keep.ends_with('{') {
+            out.push_str(keep);
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
+}
+
 #[test]
 fn results_do_not_depend_on_concurrency() {
     let dir = fake_engine_dir("concurrency");
@@ -247,7 +266,7 @@ fn results_do_not_depend_on_concurrency() {
         cfg.concurrency = concurrency;
         cfg.pdn = Some(pdn.clone());
         let s = run(&cfg);
-        let text = std::fs::read_to_string(&pdn).unwrap_or_default();
+        let text = without_times(&std::fs::read_to_string(&pdn).unwrap_or_default());
         let mut blocks: Vec<String> = text
             .split("[Event ")
             .filter(|b| !b.is_empty())
@@ -324,4 +343,172 @@ fn random_openings_are_reproducible_from_the_seed() {
     };
     assert_eq!(plies(&a[0]), plies(&a[1]));
     assert_eq!(plies(&a[2]), plies(&a[3]));
+}
+
+#[test]
+fn slow_new_game_is_waited_for_with_ping_before_the_clock_runs() {
+    // The engine takes 2.5 s over new-game; each move gets 1 s + 0.5 s.
+    // Were its first clock started at `go` right after `new-game`, it would
+    // lose on time at once.
+    let dir = fake_engine_dir("slowclear");
+    let mut cfg = config(
+        vec![spec(&dir, "slowclear", "slow"), spec(&dir, "weak", "weak")],
+        2,
+    );
+    cfg.referee.tc = TimeControl::MoveTime(1.0);
+    cfg.referee.margin = 0.5;
+    let s = run(&cfg);
+    assert_eq!(s.games, 2);
+    assert_eq!(failures(&s, 0, EndKind::Flag), 0, "{}", s.report());
+    assert_eq!(s.points, vec![2.0, 0.0], "{}", s.report());
+}
+
+#[test]
+fn junk_lines_from_an_engine_are_skipped() {
+    let dir = fake_engine_dir("junk");
+    let cfg = config(
+        vec![spec(&dir, "junk", "junk"), spec(&dir, "weak", "weak")],
+        2,
+    );
+    let s = run(&cfg);
+    assert_eq!(s.games, 2);
+    assert_eq!(s.points, vec![2.0, 0.0], "{}", s.report());
+    assert!(s.failures[0].is_empty(), "{:?}", s.failures);
+}
+
+#[test]
+fn an_engine_margin_replaces_the_match_margin() {
+    // `slow` always takes 0.4 s; 0.1 s per move and no margin flag it, its
+    // own margin of 5 s does not.
+    let dir = fake_engine_dir("margin");
+    let plain = spec(&dir, "slow", "slow");
+    let mut generous = plain.clone();
+    generous.margin = Some(5.0);
+    let parsed = EngineSpec::parse(&format!("{} margin=5", fake_spec(&dir, "slow", "slow")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(parsed, generous);
+    for (engine, flags) in [(plain, 2), (generous, 0)] {
+        let mut cfg = config(vec![engine, spec(&dir, "weak", "weak")], 2);
+        cfg.referee.tc = TimeControl::MoveTime(0.1);
+        cfg.referee.margin = 0.0;
+        let s = run(&cfg);
+        assert_eq!(failures(&s, 0, EndKind::Flag), flags, "{}", s.report());
+    }
+}
+
+#[test]
+fn pdn_moves_carry_score_depth_and_time_from_the_last_info() {
+    let dir = fake_engine_dir("annotate");
+    let pdn = dir.join("games.pdn");
+    let mut cfg = config(
+        vec![spec(&dir, "good", "good"), spec(&dir, "weak", "weak")],
+        2,
+    );
+    cfg.pdn = Some(pdn.clone());
+    run(&cfg);
+    let text = std::fs::read_to_string(&pdn).unwrap_or_default();
+    // good says +10 (it wins) or -10 at depth 1; weak says 0.
+    assert!(text.contains("{+10.00/1 "), "{text}");
+    assert!(text.contains("{+0.00/1 "), "{text}");
+    let comments = text.matches("s} ").count() + text.matches("s}\n").count();
+    let moves = text.matches("up1").count() + text.matches("up2").count();
+    assert_eq!(comments, moves, "one comment per engine move: {text}");
+}
+
+#[test]
+fn pentanomial_counts_game_pairs_and_decides_the_sprt() {
+    let dir = fake_engine_dir("penta");
+    let mut cfg = config(
+        vec![spec(&dir, "good", "good"), spec(&dir, "weak", "weak")],
+        6,
+    );
+    let s = run(&cfg);
+    assert_eq!(s.penta[0][1].counts, [0, 0, 0, 0, 3]);
+    let json = s.json();
+    assert!(
+        json.contains("\"pentanomial\":{\"counts\":[0,0,0,0,3],\"pairs\":3,"),
+        "{json}"
+    );
+    assert!(
+        s.report()
+            .contains("Pentanomial [0 0 0 0 3] over 3 game pairs")
+    );
+    // The SPRT runs on pairs.
+    cfg.games = 1000;
+    cfg.sprt = Some(Sprt::parse("elo0=0,elo1=100").unwrap_or_else(|e| panic!("{e}")));
+    let s = run(&cfg);
+    // Decided when the third pair is complete (a game already started
+    // may finish and count, unpaired).
+    assert_eq!(s.penta[0][1].pairs(), 3, "{}", s.report());
+    let r = s.sprt.unwrap_or_else(|| panic!("no sprt"));
+    assert_eq!(r.decision, SprtDecision::H1);
+    assert!(r.llr_trinomial > 0.0);
+}
+
+#[test]
+fn round_robin_and_gauntlet_fill_the_crosstable() {
+    let dir = fake_engine_dir("tournament");
+    let engines = vec![
+        spec(&dir, "good", "good"),
+        spec(&dir, "weak", "weak"),
+        spec(&dir, "weak", "weak2"),
+    ];
+    let mut cfg = config(engines, 2);
+    cfg.tournament = Tournament::RoundRobin;
+    let s = run(&cfg);
+    assert_eq!(s.games, 6, "three pairings of two games");
+    assert_eq!(s.points[0], 4.0, "good beats both: {}", s.report());
+    let report = s.report();
+    assert!(report.contains("Crosstable:"), "{report}");
+    // good first, with 4 points from 4 games and no finite Elo.
+    assert!(
+        report
+            .lines()
+            .any(|l| l.starts_with("  1 good") && l.contains("4.0")),
+        "{report}"
+    );
+    let json = s.json();
+    assert!(
+        json.contains("\"crosstable\":[{\"name\":\"good\",\"games\":4,\"points\":4,\"score\":1,"),
+        "{json}"
+    );
+    cfg.tournament = Tournament::Gauntlet;
+    let s = run(&cfg);
+    assert_eq!(s.games, 4, "good against each of the two others");
+    assert_eq!(s.pairs[1][2].games(), 0);
+    // A tournament's games per pairing must be even.
+    cfg.games = 3;
+    assert!(run_match(Walk, &cfg).is_err());
+}
+
+#[test]
+fn shards_merge_into_the_whole_match() {
+    let dir = fake_engine_dir("shards");
+    let engines = vec![
+        spec(&dir, "good", "good"),
+        spec(&dir, "weak", "weak"),
+        spec(&dir, "shuffle", "shuffle"),
+    ];
+    let mut cfg = config(engines, 4);
+    cfg.tournament = Tournament::RoundRobin;
+    cfg.referee.max_plies = 30;
+    let whole = run(&cfg);
+    let mut parts = Vec::new();
+    for k in 1..=3 {
+        cfg.shard = Some(Shard { index: k, count: 3 });
+        let s = run(&cfg);
+        assert!(s.games < whole.games);
+        parts.push((format!("shard{k}"), s.json()));
+    }
+    let merged =
+        salto::tournament::runner::merge_summaries(&parts).unwrap_or_else(|e| panic!("{e}"));
+    let strip = |r: String| r.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(strip(merged.report()), strip(whole.report()));
+    assert_eq!(merged.penta, whole.penta);
+    // Not the same match: refused.
+    let mut other = whole.clone();
+    other.seed += 1;
+    let bad = vec![parts[0].clone(), ("other".into(), other.json())];
+    assert!(salto::tournament::runner::merge_summaries(&bad).is_err());
+    assert!(salto::tournament::runner::merge_summaries(&[("x".into(), "{}".into())]).is_err());
 }

@@ -161,6 +161,8 @@ fn every_malformed_line_gets_exactly_one_error_that_names_the_problem() {
     assert!(one_error(&mut s, b"level time=abc").contains("time"));
     assert!(one_error(&mut s, b"level depth=NaN").contains("depth"));
     assert!(one_error(&mut s, b"level moves=").contains("moves"));
+    // An unknown level keyword is refused (the limits stay), not ignored.
+    assert!(one_error(&mut s, b"level movetime=1").contains("unknown keyword 'movetime'"));
     assert!(one_error(&mut s, b"set-param name=ponder value=perhaps").contains("ponder"));
     assert!(one_error(&mut s, b"set-param name=threads value=many").contains("threads"));
     assert!(one_error(&mut s, b"set-param name=variant value=frisian").contains("frisian"));
@@ -182,11 +184,11 @@ fn every_malformed_line_gets_exactly_one_error_that_names_the_problem() {
     // Empty and blank lines are ignored.
     s.send_bytes(b"\n\r\n   \n\t\n");
     assert_eq!(s.sync(), Vec::<String>::new());
-    // Unknown arguments and unknown set-param names are ignored silently.
+    // Unknown set-param names are ignored silently.
     s.send("set-param name=initial-time value=300");
     s.send("set-param name=book-ply value=4");
     s.send("set-param name=bb-size value=\"\"");
-    s.send("level moves=40 time=59.8 inc=1e-05 frob=2");
+    s.send("level moves=40 time=59.8 inc=1e-05");
     s.send("level time=-0.7 inc=1");
     s.send("level move-time=0.1");
     s.send("level infinite");
@@ -245,6 +247,31 @@ fn positions_come_from_start_pos_strings_fen_and_long_move_lists() {
         }
     }
     assert_eq!(s.stderr(), "");
+}
+
+#[test]
+fn an_unknown_level_keyword_is_an_error_and_the_previous_limits_stay() {
+    let mut s = Salto::start();
+    s.handshake();
+    s.send("pos start");
+    s.send("level depth=1");
+    // `movetime` is not a keyword (`move-time` is): refused, depth 1 stays.
+    s.send("level movetime=1");
+    assert!(s.sync()[0].contains("unknown keyword 'movetime'"));
+    s.send("go think");
+    let mut depths = Vec::new();
+    loop {
+        match s.recv_raw(30_000) {
+            Some(l) if l.starts_with("info ") => depths.extend(
+                l.split_whitespace()
+                    .filter_map(|w| w.strip_prefix("depth="))
+                    .map(str::to_string),
+            ),
+            Some(l) if l.starts_with("done move=") => break,
+            other => panic!("expected info or done, got {other:?}"),
+        }
+    }
+    assert!(depths.iter().all(|d| d == "1"), "{depths:?}");
 }
 
 #[test]

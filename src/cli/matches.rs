@@ -1,29 +1,71 @@
-//! `salto match`: an engine-vs-engine match between Hub engines.
+//! `salto match`: an engine-vs-engine match between Hub engines, a
+//! gauntlet or a round robin, all of it or one shard; `salto match merge`
+//! adds shards' results up.
 
 use super::{GameArgs, fail};
 use crate::game::Game;
+use crate::tournament::engine::EngineHooks;
 use crate::tournament::ranking::PointsScheme;
+use crate::tournament::runner::{Shard, Tournament, merge_pdn, merge_summaries};
 use crate::tournament::{
     Adjudication, EngineSpec, MatchConfig, OpeningChoice, RefereeConfig, Sprt, TimeControl,
     run_match,
 };
 use crate::variant::{GameVisitor, Options, Variant, dispatch};
-use clap::Args;
+use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+#[derive(Subcommand, Debug)]
+pub enum MatchCommand {
+    /// Add up the results of a match's shards: their --json outputs (and PDN files).
+    Merge(MergeArgs),
+}
 
 #[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The shards' JSON summaries (`salto match --shard K/N --json > FILE`).
+    #[arg(required = true, value_name = "JSON")]
+    pub files: Vec<PathBuf>,
+    /// The shards' PDN files, merged (in the schedule's order) into --pdn.
+    #[arg(long = "pdn-in", value_name = "PDN")]
+    pub pdn_in: Vec<PathBuf>,
+    /// Write the merged games here.
+    #[arg(long, value_name = "FILE", requires = "pdn_in")]
+    pub pdn: Option<PathBuf>,
+    /// Print the merged summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct MatchArgs {
+    #[command(subcommand)]
+    pub command: Option<MatchCommand>,
     #[command(flatten)]
     pub game: GameArgs,
     /// An engine: "cmd=PROGRAM [args=\"A B\"] [name=NAME] [dir=DIR] [depth=D|nodes=N|movetime=S|tc=B+I]
-    /// [param.NAME=VALUE ...]". Give one per player (two for draughts). An engine's own
-    /// depth/nodes/movetime/tc replaces the match's time control for it.
+    /// [margin=S] [param.NAME=VALUE ...]". Give one per player (two for draughts), or more with
+    /// --gauntlet/--round-robin. An engine's own depth/nodes/movetime/tc and margin replace the
+    /// match's for it.
     #[arg(long, value_name = "SPEC", required = true)]
     pub engine: Vec<String>,
-    /// Number of games (default 2, or 100000 with --sprt).
+    /// Number of games (per pairing with --gauntlet/--round-robin; default 2, or 100000 with --sprt).
     #[arg(long)]
     pub games: Option<u64>,
+    /// The first engine plays each of the others (two-player games).
+    #[arg(long, conflicts_with = "round_robin")]
+    pub gauntlet: bool,
+    /// Every engine plays every other (two-player games).
+    #[arg(long)]
+    pub round_robin: bool,
+    /// Play only the K-th of N slices of the schedule (the same games as the whole run; merge the
+    /// --json outputs with `salto match merge`). Needs --seed.
+    #[arg(long, value_name = "K/N", requires = "seed", conflicts_with = "sprt")]
+    pub shard: Option<String>,
     /// Stop early by a sequential test: elo0=0,elo1=5,alpha=0.05,beta=0.05.
     #[arg(long, value_name = "PARAMS")]
     pub sprt: Option<String>,
@@ -138,6 +180,7 @@ impl GameVisitor for RunMatch {
 }
 
 fn config(a: &MatchArgs, opts: &Options) -> Result<MatchConfig, String> {
+    let shard = a.shard.as_deref().map(Shard::parse).transpose()?;
     let engines = a
         .engine
         .iter()
@@ -207,6 +250,14 @@ fn config(a: &MatchArgs, opts: &Options) -> Result<MatchConfig, String> {
     Ok(MatchConfig {
         engines,
         games,
+        tournament: if a.gauntlet {
+            Tournament::Gauntlet
+        } else if a.round_robin {
+            Tournament::RoundRobin
+        } else {
+            Tournament::Match
+        },
+        shard,
         sprt,
         referee: RefereeConfig {
             tc,
@@ -219,6 +270,7 @@ fn config(a: &MatchArgs, opts: &Options) -> Result<MatchConfig, String> {
             game_params: game_params(opts),
             // Parsed once the game (and its number of players) is known.
             points: None,
+            hooks: EngineHooks::default(),
         },
         openings,
         concurrency: a.concurrency.max(1),
@@ -229,7 +281,64 @@ fn config(a: &MatchArgs, opts: &Options) -> Result<MatchConfig, String> {
     })
 }
 
-pub fn run(a: MatchArgs) -> ExitCode {
+/// Exit status of a match stopped by SIGINT or SIGTERM (after the
+/// partial report).
+const EXIT_INTERRUPTED: u8 = 130;
+
+/// SIGINT and SIGTERM set `flag` (the runner then stops every engine and
+/// reports what was played); a second one exits at once.
+fn catch_signals(flag: &Arc<AtomicBool>) -> Result<(), String> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    for sig in [SIGINT, SIGTERM] {
+        signal_hook::flag::register_conditional_shutdown(sig, 1, Arc::clone(flag))
+            .and_then(|_| signal_hook::flag::register(sig, Arc::clone(flag)))
+            .map_err(|e| format!("cannot catch signal {sig}: {e}"))?;
+    }
+    Ok(())
+}
+
+fn merge(m: MergeArgs) -> ExitCode {
+    let read = |p: &PathBuf| {
+        std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
+    };
+    let mut texts = Vec::new();
+    for f in &m.files {
+        match read(f) {
+            Ok(t) => texts.push((f.display().to_string(), t)),
+            Err(e) => return fail(e),
+        }
+    }
+    let summary = match merge_summaries(&texts) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    if let Some(out) = &m.pdn {
+        let mut pdns = Vec::new();
+        for f in &m.pdn_in {
+            match read(f) {
+                Ok(t) => pdns.push(t),
+                Err(e) => return fail(e),
+            }
+        }
+        if let Err(e) = std::fs::write(out, merge_pdn(&pdns)) {
+            return fail(format!("cannot write {}: {e}", out.display()));
+        }
+    }
+    println!(
+        "{}",
+        if m.json {
+            summary.json()
+        } else {
+            summary.report()
+        }
+    );
+    ExitCode::SUCCESS
+}
+
+pub fn run(mut a: MatchArgs) -> ExitCode {
+    if let Some(MatchCommand::Merge(m)) = a.command.take() {
+        return merge(m);
+    }
     let opts = match a.game.options() {
         Ok(o) => o,
         Err(e) => return fail(e),
@@ -238,6 +347,10 @@ pub fn run(a: MatchArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
+    let interrupt = Arc::clone(&cfg.referee.hooks.interrupt);
+    if let Err(e) = catch_signals(&interrupt) {
+        return fail(e);
+    }
     let visitor = RunMatch {
         variant: opts.variant,
         cfg,
@@ -247,7 +360,11 @@ pub fn run(a: MatchArgs) -> ExitCode {
     match dispatch(&opts, visitor) {
         Ok(Ok(text)) => {
             println!("{text}");
-            ExitCode::SUCCESS
+            if interrupt.load(Ordering::SeqCst) {
+                ExitCode::from(EXIT_INTERRUPTED)
+            } else {
+                ExitCode::SUCCESS
+            }
         }
         Ok(Err(e)) => fail(e),
         Err(e) => fail(e),

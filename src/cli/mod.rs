@@ -1,11 +1,15 @@
 //! The command line: `salto [hub]`, `salto perft`, `salto match`,
-//! `salto bench`, `salto analyse`. Each subcommand but `hub` (the
-//! [`crate::protocol`] module) lives in its own file here.
+//! `salto bench`, `salto analyse`, `salto dxp`. Each subcommand but `hub`
+//! (the [`crate::protocol`] module) lives in its own file here.
 
 pub mod analyse;
 pub mod bench;
+pub mod dxp;
+pub mod gui;
+pub mod datagen;
 pub mod matches;
 pub mod perft;
+pub mod train;
 
 use crate::game::ParseError;
 use crate::variant::Options;
@@ -38,6 +42,14 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Search one position and print the best move, score and lines (for scripts).
     Analyse(analyse::AnalyseArgs),
+    /// Play international draughts over DamExchange (DXP) as follower or initiator (see docs/dxp.md).
+    Dxp(dxp::DxpArgs),
+    /// Serve a local web page to play, analyse and watch every game (see docs/gui.md).
+    Gui(gui::GuiArgs),
+    /// Self-play training data for the pattern evaluation (docs/evaluation.md).
+    Datagen(Box<datagen::DatagenArgs>),
+    /// Fit the pattern evaluation's weights to datagen files (docs/evaluation.md).
+    Train(Box<train::TrainArgs>),
 }
 
 /// The flags that choose a game, shared by every subcommand that takes one.
@@ -57,6 +69,13 @@ pub struct GameArgs {
     /// unused-corners=empty|filled, spoiling=swap|fill|none, max-moves=N.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub option: Vec<String>,
+    /// Draughts evaluation: default (the shipped trained weights where
+    /// there are some, else the hand evaluation) or hand.
+    #[arg(long)]
+    pub eval: Option<String>,
+    /// Draughts: evaluate with the pattern weights in this file (from `salto train`).
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<std::path::PathBuf>,
 }
 
 impl GameArgs {
@@ -74,6 +93,12 @@ impl GameArgs {
                 .split_once('=')
                 .ok_or_else(|| ParseError(format!("option '{o}' is not of the form NAME=VALUE")))?;
             opts.set(name, value)?;
+        }
+        if let Some(e) = &self.eval {
+            opts.set("eval", e)?;
+        }
+        if let Some(f) = &self.eval_file {
+            opts.set("eval-file", &f.to_string_lossy())?;
         }
         opts.validate()?;
         Ok(opts)
@@ -97,6 +122,8 @@ pub fn init_logging(file: Option<&std::path::Path>) {
             Ok(f) => {
                 builder.target(env_logger::Target::Pipe(Box::new(f)));
                 builder.filter_level(log::LevelFilter::Info);
+                // Milliseconds: a match log shows how long each answer took.
+                builder.format_timestamp_millis();
             }
             Err(e) => {
                 eprintln!("salto: cannot open log file {}: {e}", path.display());
@@ -161,6 +188,10 @@ pub fn main_with_args(args: Vec<String>) -> ExitCode {
         Some(Command::Match(a)) => matches::run(*a),
         Some(Command::Bench(a)) => bench::run(a),
         Some(Command::Analyse(a)) => analyse::run(a),
+        Some(Command::Dxp(a)) => dxp::run(a),
+        Some(Command::Gui(a)) => gui::run(a),
+        Some(Command::Datagen(a)) => datagen::run(*a),
+        Some(Command::Train(a)) => train::run(*a),
     }
 }
 

@@ -43,6 +43,9 @@ pub trait Bitboard:
     fn highest(self) -> u32;
     /// The set without its lowest bit.
     fn clear_lowest(self) -> Self;
+    /// The 64 bits from bit `shift` up, as a `u64` (`shift < BITS`); the
+    /// pattern evaluation gathers its windows' squares with it.
+    fn bits_from(self, shift: u32) -> u64;
 
     #[inline(always)]
     fn is_empty(self) -> bool {
@@ -109,6 +112,10 @@ macro_rules! impl_bitboard {
             #[inline(always)]
             fn clear_lowest(self) -> Self {
                 self & self.wrapping_sub(1)
+            }
+            #[inline(always)]
+            fn bits_from(self, shift: u32) -> u64 {
+                (self >> shift) as u64
             }
         }
     };

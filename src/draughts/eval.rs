@@ -11,8 +11,10 @@
 
 use super::bitboard::Bitboard;
 use super::geometry::Geometry;
+use super::pattern::Layout;
 use super::position::{Bb, Position};
 use super::rules::Rules;
+use super::weights::Weights;
 use crate::game::Score;
 use std::any::{Any, TypeId};
 use std::sync::{Mutex, OnceLock};
@@ -76,6 +78,171 @@ pub struct Tables<B> {
     /// The man-step directions that always bring a man closer to its crown
     /// (all of them on the diagonal boards; not turkish sideways steps).
     pub forward_dirs: [Vec<usize>; 2],
+    /// The pattern evaluation's windows.
+    pub layout: Layout,
+}
+
+/// The playable squares of a rule set's board, as bit indices.
+fn square_bits<R: Rules>() -> Vec<u32> {
+    <R::Geo as Geometry>::SQUARE_BIT
+        .iter()
+        .map(|&b| b as u32)
+        .collect()
+}
+
+/// One step of every square of `b` in direction `d`.
+fn step<R: Rules>(b: Bb<R>, d: usize) -> Bb<R> {
+    <R::Geo as Geometry>::step(b, d)
+}
+
+/// Man steps to the crown from every bit for player `p` (255: never):
+/// the fixed point of `d(s) = 1 + min over steps s->t of d(t)`.
+fn crown_distance<R: Rules>(p: usize) -> Vec<u8> {
+    let squares = square_bits::<R>();
+    let promotion = <R::Geo as Geometry>::PROMOTION[p];
+    let mut dist = vec![255u8; Bb::<R>::BITS as usize];
+    for &s in &squares {
+        if promotion.has(s) {
+            dist[s as usize] = 0;
+        }
+    }
+    loop {
+        let mut changed = false;
+        for &s in &squares {
+            for &d in R::MAN_STEP_DIRS[p] {
+                let t = step::<R>(Bb::<R>::bit(s), d);
+                if t.any() {
+                    let dt = dist[t.lowest() as usize];
+                    if dt < 255 && dt + 1 < dist[s as usize] {
+                        dist[s as usize] = dt + 1;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            return dist;
+        }
+    }
+}
+
+/// The squares of each distance to the crown (`layers[k]`: `k` steps).
+fn distance_layers<R: Rules>(dist: &[u8]) -> Vec<Bb<R>> {
+    let squares = square_bits::<R>();
+    let max = squares
+        .iter()
+        .map(|&s| dist[s as usize])
+        .filter(|&d| d < 255)
+        .max()
+        .unwrap_or(0);
+    let mut layers = vec![Bb::<R>::ZERO; max as usize + 1];
+    for &s in &squares {
+        let d = dist[s as usize];
+        if d < 255 {
+            layers[d as usize] |= Bb::<R>::bit(s);
+        }
+    }
+    layers
+}
+
+/// Every square a man of `p` on `s` can still reach (an enemy there or
+/// next to it may stop it), without `s`.
+fn guard_of<R: Rules>(p: usize, s: u32) -> Bb<R> {
+    let mut reach = Bb::<R>::ZERO;
+    let mut frontier = Bb::<R>::bit(s);
+    while frontier.any() {
+        let mut next = Bb::<R>::ZERO;
+        for &d in R::MAN_STEP_DIRS[p] {
+            next |= step::<R>(frontier, d);
+        }
+        next &= !reach;
+        reach |= next;
+        frontier = next;
+    }
+    let mut g = reach;
+    for d in 0..<R::Geo as Geometry>::DIRS.len() {
+        g |= step::<R>(reach, d);
+    }
+    g & !Bb::<R>::bit(s)
+}
+
+/// A man's way to the crown: the squares reached by steps that bring it
+/// closer. Every man step does on the diagonal boards; turkish men also
+/// step sideways, and a free file ahead is all a turkish man needs.
+fn way_of<R: Rules>(p: usize, s: u32, dist: &[u8]) -> Bb<R> {
+    let mut way = Bb::<R>::ZERO;
+    let mut frontier = vec![s];
+    while let Some(t) = frontier.pop() {
+        for &d in R::MAN_STEP_DIRS[p] {
+            let u = step::<R>(Bb::<R>::bit(t), d);
+            if u.any() {
+                let ub = u.lowest();
+                if dist[ub as usize] < dist[t as usize] && !way.has(ub) {
+                    way |= u;
+                    frontier.push(ub);
+                }
+            }
+        }
+    }
+    way
+}
+
+/// The edge (squares with a direction that leaves the board) and the
+/// rings 1, 2, ... king steps inside it.
+fn rings_of<R: Rules>() -> Vec<Bb<R>> {
+    let all_dirs = <R::Geo as Geometry>::DIRS.len();
+    let mut edge = Bb::<R>::ZERO;
+    for s in square_bits::<R>() {
+        if (0..all_dirs).any(|d| step::<R>(Bb::<R>::bit(s), d).is_empty()) {
+            edge |= Bb::<R>::bit(s);
+        }
+    }
+    let mut rings = vec![edge];
+    let mut seen = edge;
+    loop {
+        let mut next = Bb::<R>::ZERO;
+        let last = *rings.last().unwrap_or(&Bb::<R>::ZERO);
+        for d in 0..all_dirs {
+            next |= step::<R>(last, d);
+        }
+        next &= !seen;
+        if next.is_empty() {
+            return rings;
+        }
+        seen |= next;
+        rings.push(next);
+    }
+}
+
+/// The two wings by file; the middle file of an odd board is in neither.
+fn wings_of<R: Rules>() -> [Bb<R>; 2] {
+    let files = <R::Geo as Geometry>::FILES as u32;
+    let mut wings = [Bb::<R>::ZERO; 2];
+    for (sq, s) in square_bits::<R>().into_iter().enumerate() {
+        let f = <R::Geo as Geometry>::coords(sq).0 as u32;
+        if 2 * f + 1 < files {
+            wings[0] |= Bb::<R>::bit(s);
+        } else if 2 * f + 1 > files {
+            wings[1] |= Bb::<R>::bit(s);
+        }
+    }
+    wings
+}
+
+/// The man-step directions of `p` that bring a man closer to the crown
+/// from every square.
+fn forward_dirs_of<R: Rules>(p: usize, dist: &[u8]) -> Vec<usize> {
+    let squares = square_bits::<R>();
+    R::MAN_STEP_DIRS[p]
+        .iter()
+        .copied()
+        .filter(|&d| {
+            squares.iter().all(|&s| {
+                let u = step::<R>(Bb::<R>::bit(s), d);
+                u.is_empty() || dist[u.lowest() as usize] < dist[s as usize]
+            })
+        })
+        .collect()
 }
 
 impl<B: Bitboard> Tables<B> {
@@ -84,162 +251,46 @@ impl<B: Bitboard> Tables<B> {
         R::Geo: Geometry<BB = B>,
     {
         let n = B::BITS as usize;
-        let squares: Vec<u32> = <R::Geo as Geometry>::SQUARE_BIT
-            .iter()
-            .map(|&b| b as u32)
-            .collect();
-        let step = |b: B, d: usize| <R::Geo as Geometry>::step(b, d);
-        let all_dirs = <R::Geo as Geometry>::DIRS.len();
+        let squares = square_bits::<R>();
         let promotion = <R::Geo as Geometry>::PROMOTION;
-
-        let mut dist = [vec![255u8; n], vec![255u8; n]];
-        let mut max_dist = [0u8; 2];
-        let mut dist_layers: [Vec<B>; 2] = [Vec::new(), Vec::new()];
+        let dist = [crown_distance::<R>(0), crown_distance::<R>(1)];
+        let dist_layers = [
+            distance_layers::<R>(&dist[0]),
+            distance_layers::<R>(&dist[1]),
+        ];
+        let max_dist = [0, 1].map(|p| (dist_layers[p].len() - 1) as u8);
         let mut cone = [vec![B::ZERO; n], vec![B::ZERO; n]];
         let mut guard = [vec![B::ZERO; n], vec![B::ZERO; n]];
         for p in 0..2 {
-            let dirs = R::MAN_STEP_DIRS[p];
             for &s in &squares {
-                if promotion[p].has(s) {
-                    dist[p][s as usize] = 0;
-                }
-            }
-            // Fixed point of d(s) = 1 + min over steps s->t of d(t).
-            loop {
-                let mut changed = false;
-                for &s in &squares {
-                    for &d in dirs {
-                        let t = step(B::bit(s), d);
-                        if t.any() {
-                            let dt = dist[p][t.lowest() as usize];
-                            if dt < 255 && dt + 1 < dist[p][s as usize] {
-                                dist[p][s as usize] = dt + 1;
-                                changed = true;
-                            }
-                        }
-                    }
-                }
-                if !changed {
-                    break;
-                }
-            }
-            max_dist[p] = squares
-                .iter()
-                .map(|&s| dist[p][s as usize])
-                .filter(|&d| d < 255)
-                .max()
-                .unwrap_or(0);
-            dist_layers[p] = vec![B::ZERO; max_dist[p] as usize + 1];
-            for &s in &squares {
-                let d = dist[p][s as usize];
-                if d < 255 {
-                    dist_layers[p][d as usize] |= B::bit(s);
-                }
-            }
-            for &s in &squares {
-                // Every square a man here can still reach: an enemy there
-                // or next to it may stop it.
-                let mut reach = B::ZERO;
-                let mut frontier = B::bit(s);
-                while frontier.any() {
-                    let mut next = B::ZERO;
-                    for &d in dirs {
-                        next |= step(frontier, d);
-                    }
-                    next &= !reach;
-                    reach |= next;
-                    frontier = next;
-                }
-                let mut g = reach;
-                for d in 0..all_dirs {
-                    g |= step(reach, d);
-                }
-                guard[p][s as usize] = g & !B::bit(s);
-                // Its way to the crown: the squares reached by steps that
-                // bring it closer. Every man step does on the diagonal
-                // boards; turkish men also step sideways, and a free file
-                // ahead is all a turkish man needs.
-                let mut way = B::ZERO;
-                let mut frontier = vec![s];
-                while let Some(t) = frontier.pop() {
-                    for &d in dirs {
-                        let u = step(B::bit(t), d);
-                        if u.any() {
-                            let ub = u.lowest();
-                            if dist[p][ub as usize] < dist[p][t as usize] && !way.has(ub) {
-                                way |= u;
-                                frontier.push(ub);
-                            }
-                        }
-                    }
-                }
-                cone[p][s as usize] = way;
+                guard[p][s as usize] = guard_of::<R>(p, s);
+                cone[p][s as usize] = way_of::<R>(p, s, &dist[p]);
             }
         }
-
-        let mut edge = B::ZERO;
-        for &s in &squares {
-            if (0..all_dirs).any(|d| step(B::bit(s), d).is_empty()) {
-                edge |= B::bit(s);
-            }
-        }
-        let mut rings = vec![edge];
-        let mut seen = edge;
-        loop {
-            let mut next = B::ZERO;
-            for d in 0..all_dirs {
-                next |= step(*rings.last().unwrap_or(&B::ZERO), d);
-            }
-            next &= !seen;
-            if next.is_empty() {
-                break;
-            }
-            seen |= next;
-            rings.push(next);
-        }
-        let side_edge = edge & !promotion[0] & !promotion[1];
-        let files = <R::Geo as Geometry>::FILES;
-        let mut wings = [B::ZERO; 2];
-        for (sq, &s) in squares.iter().enumerate() {
-            let (f, _) = <R::Geo as Geometry>::coords(sq);
-            // The middle file of an odd board belongs to no wing.
-            if 2 * (f as u32) + 1 < files as u32 {
-                wings[0] |= B::bit(s);
-            } else if 2 * (f as u32) + 1 > files as u32 {
-                wings[1] |= B::bit(s);
-            }
-        }
+        let rings = rings_of::<R>();
+        let side_edge = rings[0] & !promotion[0] & !promotion[1];
         let zone = |p: usize| {
             dist_layers[p]
                 .iter()
                 .take(RUNAWAY_MAX_STEPS as usize + 1)
                 .fold(B::ZERO, |a, &l| a | l)
         };
-        let runaway_zone = [zone(0), zone(1)];
-        let forward_dirs: [Vec<usize>; 2] = std::array::from_fn(|p| {
-            R::MAN_STEP_DIRS[p]
-                .iter()
-                .copied()
-                .filter(|&d| {
-                    squares.iter().all(|&s| {
-                        let u = step(B::bit(s), d);
-                        u.is_empty() || dist[p][u.lowest() as usize] < dist[p][s as usize]
-                    })
-                })
-                .collect()
-        });
         Tables {
-            runaway_zone,
+            runaway_zone: [zone(0), zone(1)],
+            forward_dirs: [
+                forward_dirs_of::<R>(0, &dist[0]),
+                forward_dirs_of::<R>(1, &dist[1]),
+            ],
             dist_layers,
             dist,
             max_dist,
             rings,
             side_edge,
             back_rank: [promotion[1], promotion[0]],
-            forward_dirs,
-            wings,
+            wings: wings_of::<R>(),
             cone,
             guard,
+            layout: Layout::build::<R>(),
         }
     }
 }
@@ -286,50 +337,89 @@ pub fn tables<R: Rules>() -> &'static Tables<Bb<R>> {
     }
 }
 
-/// The score of one player's pieces and structure (not yet relative to the
-/// opponent).
+/// The number of hand features ([`side_features`] and the tempo).
+pub const NF: usize = 11;
+
+/// The hand features by name, in [`side_features`]'s order (the weights
+/// file and docs/evaluation.md use these names).
+pub const FEATURE_NAMES: [&str; NF] = [
+    "man",
+    "king",
+    "advance",
+    "centre",
+    "side-edge",
+    "back-rank",
+    "support",
+    "wing-imbalance",
+    "runaway",
+    "king-centre",
+    "tempo",
+];
+
+/// Index of the tempo feature: +1 for the player to move (not a side
+/// term; [`feature_difference`] sets it).
+pub const TEMPO: usize = 10;
+
+/// The hand evaluation's weight of each feature: the constants above
+/// (the runaway feature is already in centi-men; king centrality and tempo
+/// are not hand terms).
+pub const fn hand_weights<R: Rules>() -> [Score; NF] {
+    let king = if R::FLYING_KINGS { KING } else { KING_SHORT };
+    [
+        MAN,
+        king,
+        ADVANCE,
+        CENTRE,
+        SIDE_EDGE,
+        BACK_RANK,
+        SUPPORT,
+        WING_IMBALANCE,
+        1,
+        0,
+        0,
+    ]
+}
+
+/// The hand features of one player's pieces (not yet relative to the
+/// opponent): counts and sums that the weights multiply.
 #[inline(always)]
-fn side_terms<R: Rules>(t: &Tables<Bb<R>>, pos: &Position<Bb<R>>, p: usize) -> Score {
+pub fn side_features<R: Rules>(t: &Tables<Bb<R>>, pos: &Position<Bb<R>>, p: usize) -> [Score; NF] {
     let own = pos.pieces[p];
     let opp = pos.pieces[1 - p];
     let men = own & !pos.kings;
     let kings = own & pos.kings;
-    let king_value = if R::FLYING_KINGS { KING } else { KING_SHORT };
-    let mut s = MAN * men.count() as Score + king_value * kings.count() as Score;
+    let mut f = [0; NF];
+    f[0] = men.count() as Score;
+    f[1] = kings.count() as Score;
 
     // Advancement: rows gained, counted by distance-to-crown layers.
     let layers = &t.dist_layers[p];
     let maxd = t.max_dist[p] as Score;
-    let mut adv = 0;
     for (k, &layer) in layers.iter().enumerate() {
-        adv += (maxd - k as Score) * (men & layer).count() as Score;
+        f[2] += (maxd - k as Score) * (men & layer).count() as Score;
     }
-    s += ADVANCE * adv;
 
     // Centre and edge.
-    let mut centre = 0;
     for (k, &ring) in t.rings.iter().enumerate().skip(1) {
-        centre += k as Score * (men & ring).count() as Score;
+        f[3] += k as Score * (men & ring).count() as Score;
+        f[9] += k as Score * (kings & ring).count() as Score;
     }
-    s += CENTRE * centre;
-    s += SIDE_EDGE * (men & t.side_edge).count() as Score;
+    f[4] = (men & t.side_edge).count() as Score;
 
     // Back-rank guard while the opponent has men to crown.
     if (opp & !pos.kings).any() {
-        s += BACK_RANK * (men & t.back_rank[p]).count() as Score;
+        f[5] = (men & t.back_rank[p]).count() as Score;
     }
 
     // Chains: a man with an own man one step behind it.
-    let mut support = 0;
     for &d in &t.forward_dirs[p] {
-        support += (men & <R::Geo as Geometry>::step(men, d)).count() as Score;
+        f[6] += (men & <R::Geo as Geometry>::step(men, d)).count() as Score;
     }
-    s += SUPPORT * support;
 
     // Balance between the wings.
     let l = (men & t.wings[0]).count() as Score;
     let r = (men & t.wings[1]).count() as Score;
-    s += WING_IMBALANCE * (l - r).abs();
+    f[7] = (l - r).abs();
 
     // Runaway men: no enemy king, nothing on the way, no enemy near the way.
     if (opp & pos.kings).is_empty() {
@@ -342,9 +432,44 @@ fn side_terms<R: Rules>(t: &Tables<Bb<R>>, pos: &Position<Bb<R>>, p: usize) -> S
                 best = best.max(v);
             }
         }
-        s += best;
+        f[8] = best;
     }
-    s
+    f
+}
+
+/// White's features minus Black's, with the tempo (+1 when White is to
+/// move, -1 when Black is).
+#[inline(always)]
+pub fn feature_difference<R: Rules>(t: &Tables<Bb<R>>, pos: &Position<Bb<R>>) -> [Score; NF] {
+    let w = side_features::<R>(t, pos, 0);
+    let b = side_features::<R>(t, pos, 1);
+    let mut f = [0; NF];
+    for k in 0..NF {
+        f[k] = w[k] - b[k];
+    }
+    f[TEMPO] = if pos.side == 0 { 1 } else { -1 };
+    f
+}
+
+/// With flying kings, a side with a king and at most [`DRAWISH_MARGIN`]
+/// less material is hard to beat: the score is divided by
+/// [`DRAWISH_DIVISOR`].
+#[inline(always)]
+pub fn is_drawish<R: Rules>(pos: &Position<Bb<R>>) -> bool {
+    if !R::FLYING_KINGS || pos.kings.is_empty() {
+        return false;
+    }
+    let mat = |p: usize| {
+        let own = pos.pieces[p];
+        MAN * (own & !pos.kings).count() as Score + KING * (own & pos.kings).count() as Score
+    };
+    let diff = mat(0) - mat(1);
+    let weaker_has_king = if diff > 0 {
+        (pos.pieces[1] & pos.kings).any()
+    } else {
+        (pos.pieces[0] & pos.kings).any()
+    };
+    weaker_has_king && diff.abs() <= DRAWISH_MARGIN
 }
 
 /// The evaluation from the view of the player to move, in centi-men.
@@ -363,6 +488,29 @@ pub fn evaluate<R: Rules>(pos: &Position<Bb<R>>) -> Score {
     evaluate_portable::<R>(pos)
 }
 
+/// The pattern evaluation with weights `w` ([`super::pattern`]), compiled
+/// twice like [`evaluate`].
+#[inline]
+pub fn evaluate_weights<R: Rules>(pos: &Position<Bb<R>>, w: &Weights) -> Score {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the processor has both (checked just above).
+        return unsafe { super::pattern::evaluate_bmi2::<R>(pos, w) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the processor has `popcnt` (checked just above).
+        return unsafe { weights_popcnt::<R>(pos, w) };
+    }
+    super::pattern::evaluate::<R>(pos, w)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn weights_popcnt<R: Rules>(pos: &Position<Bb<R>>, w: &Weights) -> Score {
+    super::pattern::evaluate::<R>(pos, w)
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
 fn evaluate_popcnt<R: Rules>(pos: &Position<Bb<R>>) -> Score {
@@ -373,26 +521,14 @@ fn evaluate_popcnt<R: Rules>(pos: &Position<Bb<R>>) -> Score {
 #[inline(always)]
 fn evaluate_portable<R: Rules>(pos: &Position<Bb<R>>) -> Score {
     let t = tables::<R>();
-    let w = side_terms::<R>(t, pos, 0);
-    let b = side_terms::<R>(t, pos, 1);
-    let mut s = w - b;
-    // Kings on the board and a small material edge: hard to win.
-    if pos.kings.any() {
-        let mat = |p: usize| {
-            let own = pos.pieces[p];
-            let king_value = if R::FLYING_KINGS { KING } else { KING_SHORT };
-            MAN * (own & !pos.kings).count() as Score
-                + king_value * (own & pos.kings).count() as Score
-        };
-        let diff = mat(0) - mat(1);
-        let weaker_has_king = if diff > 0 {
-            (pos.pieces[1] & pos.kings).any()
-        } else {
-            (pos.pieces[0] & pos.kings).any()
-        };
-        if R::FLYING_KINGS && weaker_has_king && diff.abs() <= DRAWISH_MARGIN {
-            s /= DRAWISH_DIVISOR;
-        }
+    let f = feature_difference::<R>(t, pos);
+    let w = hand_weights::<R>();
+    let mut s = 0;
+    for k in 0..NF {
+        s += w[k] * f[k];
+    }
+    if is_drawish::<R>(pos) {
+        s /= DRAWISH_DIVISOR;
     }
     if pos.side == 0 { s } else { -s }
 }

@@ -16,9 +16,11 @@ pub mod geometry;
 pub mod hex;
 pub mod movegen;
 pub mod notation;
+pub mod pattern;
 pub mod position;
 pub mod rules;
 pub mod turkish;
+pub mod weights;
 
 pub use bitboard::Bitboard;
 pub use geometry::{Diagonal8, Diagonal10, Geometry};
@@ -48,6 +50,8 @@ pub struct DraughtsOptions {
     /// set's [`Rules::DEFAULT_DRAW_MOVES`] (0 disables the rule).
     pub draw_moves: Option<u32>,
     pub notation: Notation,
+    /// The evaluation (`eval`, `eval-file`).
+    pub eval: weights::EvalChoice,
 }
 
 impl Default for DraughtsOptions {
@@ -55,6 +59,7 @@ impl Default for DraughtsOptions {
         DraughtsOptions {
             draw_moves: None,
             notation: Notation::Numeric,
+            eval: weights::EvalChoice::Default,
         }
     }
 }
@@ -67,6 +72,8 @@ pub struct Draughts<R: Rules> {
     pub draw_plies: u32,
     /// Print squares algebraically (variants with algebraic names only).
     pub algebraic: bool,
+    /// The pattern evaluation's weights; `None`: the hand evaluation.
+    pub weights: Option<&'static weights::Weights>,
     rules: PhantomData<R>,
 }
 
@@ -75,6 +82,7 @@ impl<R: Rules> Default for Draughts<R> {
         Draughts {
             draw_plies: 2 * R::DEFAULT_DRAW_MOVES,
             algebraic: false,
+            weights: weights::EvalChoice::Default.weights::<R>(),
             rules: PhantomData,
         }
     }
@@ -87,6 +95,7 @@ impl<R: Rules> Draughts<R> {
         Draughts {
             draw_plies: 2 * opts.draw_moves.unwrap_or(R::DEFAULT_DRAW_MOVES),
             algebraic: R::ALGEBRAIC && opts.notation == Notation::Algebraic,
+            weights: opts.eval.weights::<R>(),
             rules: PhantomData,
         }
     }
@@ -188,8 +197,12 @@ impl<R: Rules> Game for Draughts<R> {
         pos.window
     }
 
+    #[inline]
     fn evaluate(&self, pos: &Self::Position) -> Score {
-        eval::evaluate::<R>(pos)
+        match self.weights {
+            Some(w) => eval::evaluate_weights::<R>(pos, w),
+            None => eval::evaluate::<R>(pos),
+        }
     }
 
     fn parse_move(&self, pos: &Self::Position, text: &str) -> ParseResult<Self::Move> {

@@ -206,7 +206,14 @@ fn parse_level(args: &[Arg]) -> Result<Vec<Level>, ParseError> {
             "moves" => out.push(Level::Moves(clamp(num()?.floor(), 0.0, 100_000.0) as u32)),
             "time" => out.push(Level::Time(clamp(num()?, 0.0, MAX_SECONDS))),
             "inc" => out.push(Level::Inc(clamp(num()?, 0.0, MAX_SECONDS))),
-            _ => {} // unknown arguments are ignored
+            // A misspelt limit (`movetime=1`) would leave the search
+            // without the intended limit: refuse the whole line, so the
+            // previous limits stay.
+            _ => {
+                return Err(ParseError(format!(
+                    "level: unknown keyword '{name}' (expected depth, nodes, move-time, moves, time, inc, infinite); limits unchanged"
+                )));
+            }
         }
     }
     Ok(out)
@@ -395,7 +402,9 @@ mod tests {
         assert_eq!(l("level depth=1e30"), vec![Level::Depth(MAX_DEPTH)]);
         assert_eq!(l("level depth=-4"), vec![Level::Depth(1)]);
         assert_eq!(l("level nodes=inf"), vec![Level::Nodes(u64::MAX)]);
-        assert_eq!(l("level infinite bogus=3"), vec![Level::Infinite]);
+        assert_eq!(l("level infinite"), vec![Level::Infinite]);
+        let e = parse_line("level movetime=1").err().map(|e| e.0);
+        assert!(e.is_some_and(|m| m.contains("unknown keyword 'movetime'")));
         assert!(parse_line("level time=NaN").is_err());
         assert!(parse_line("level time=abc").is_err());
         assert!(parse_line("level time=\"\"").is_err());

@@ -473,6 +473,11 @@ impl<F: EngineFactory> Controller<F> {
             o.max_moves
         ));
         lines.push(format!(
+            "param name=eval value={} type=enum values=\"default hand\"",
+            o.eval.name()
+        ));
+        lines.push("param name=eval-file value=\"\" type=string".into());
+        lines.push(format!(
             "param name=search value={} type=enum values=\"{}\"",
             self.search_algorithm,
             Algorithm::names()

@@ -8,8 +8,29 @@ use super::play::TimeControl;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
+
+/// The log target of the protocol traffic: `salto match --log FILE`
+/// writes every line to (`<`) and from (`>`) every engine with its name
+/// and the time, `[2026-11-30T21:40:27.123Z INFO  match] scan < go think`.
+pub const TRAFFIC: &str = "match";
+
+/// What every engine of a match shares besides its spec: the flag a
+/// signal sets to stop everything.
+#[derive(Clone, Debug, Default)]
+pub struct EngineHooks {
+    /// Set (by SIGINT/SIGTERM) to end every wait at once.
+    pub interrupt: Arc<AtomicBool>,
+}
+
+impl EngineHooks {
+    pub fn interrupted(&self) -> bool {
+        self.interrupt.load(Ordering::SeqCst)
+    }
+}
 
 /// How to start one engine, from `--engine "cmd=... name=... param.x=y"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,6 +47,9 @@ pub struct EngineSpec {
     /// This engine's own limit (`depth=`, `nodes=`, `movetime=`, `tc=`),
     /// instead of the match's.
     pub limit: Option<TimeControl>,
+    /// This engine's own margin over its clock (`margin=`), seconds,
+    /// instead of the match's `--margin`.
+    pub margin: Option<f64>,
 }
 
 /// Splits text into blank-separated words; a double-quoted stretch keeps its
@@ -69,7 +93,7 @@ pub fn split_words(text: &str) -> Result<Vec<String>, String> {
 
 impl EngineSpec {
     /// Parses `cmd=PROGRAM [args="A B"] [name=NAME] [dir=DIR]
-    /// [depth=D | nodes=N | movetime=S | tc=BASE+INC] [param.NAME=VALUE ...]`.
+    /// [depth=D | nodes=N | movetime=S | tc=BASE+INC] [margin=S] [param.NAME=VALUE ...]`.
     /// A `cmd` with blanks (quoted) is split into the program and its first
     /// arguments.
     pub fn parse(text: &str) -> Result<EngineSpec, String> {
@@ -79,6 +103,7 @@ impl EngineSpec {
         let mut dir = None;
         let mut params = Vec::new();
         let mut limit = None;
+        let mut margin = None;
         let number = |k: &str, v: &str| -> Result<f64, String> {
             v.parse::<f64>()
                 .ok()
@@ -88,7 +113,7 @@ impl EngineSpec {
         for word in split_words(text)? {
             let (k, v) = word.split_once('=').ok_or_else(|| {
                 format!(
-                    "engine '{text}': '{word}' is not of the form KEY=VALUE (keys: cmd, args, name, dir, depth, nodes, movetime, tc, param.NAME)"
+                    "engine '{text}': '{word}' is not of the form KEY=VALUE (keys: cmd, args, name, dir, depth, nodes, movetime, tc, margin, param.NAME)"
                 )
             })?;
             match k {
@@ -100,11 +125,21 @@ impl EngineSpec {
                 "nodes" => limit = Some(TimeControl::Nodes(number(k, v)? as u64)),
                 "movetime" => limit = Some(TimeControl::MoveTime(number(k, v)?)),
                 "tc" => limit = Some(TimeControl::parse_clock(v)?),
+                "margin" => {
+                    margin = Some(
+                        v.parse::<f64>()
+                            .ok()
+                            .filter(|x| x.is_finite() && *x >= 0.0)
+                            .ok_or_else(|| {
+                                format!("engine '{text}': margin={v} is not a number of seconds of at least 0")
+                            })?,
+                    )
+                }
                 _ => match k.strip_prefix("param.") {
                     Some(p) if !p.is_empty() => params.push((p.to_string(), v.to_string())),
                     _ => {
                         return Err(format!(
-                            "engine '{text}': unknown key '{k}' (keys: cmd, args, name, dir, depth, nodes, movetime, tc, param.NAME)"
+                            "engine '{text}': unknown key '{k}' (keys: cmd, args, name, dir, depth, nodes, movetime, tc, margin, param.NAME)"
                         ));
                     }
                 },
@@ -128,6 +163,7 @@ impl EngineSpec {
             dir,
             params,
             limit,
+            margin,
         })
     }
 }
@@ -206,6 +242,8 @@ pub enum EngineError {
     Reported(String),
     /// A reply that is not what the protocol says (e.g. `done` with no move).
     Protocol(String),
+    /// The runner was told to stop (SIGINT, SIGTERM).
+    Interrupted,
 }
 
 impl std::fmt::Display for EngineError {
@@ -216,6 +254,7 @@ impl std::fmt::Display for EngineError {
             EngineError::Died(m) => write!(f, "engine died ({m})"),
             EngineError::Reported(m) => write!(f, "engine error: {m}"),
             EngineError::Protocol(m) => write!(f, "protocol violation: {m}"),
+            EngineError::Interrupted => write!(f, "interrupted"),
         }
     }
 }
@@ -234,6 +273,8 @@ pub struct ThinkResult {
     pub score: Option<f64>,
     /// The last `info depth=`, if any.
     pub depth: Option<u32>,
+    /// The last `info time=` (seconds), if any.
+    pub time: Option<f64>,
     /// From sending `go` to reading `done`.
     pub elapsed: Duration,
 }
@@ -247,6 +288,7 @@ pub struct HubEngine {
     /// The `id name=` the engine announced.
     pub id_name: Option<String>,
     dead: bool,
+    hooks: EngineHooks,
 }
 
 impl HubEngine {
@@ -257,6 +299,7 @@ impl HubEngine {
         spec: &EngineSpec,
         game_params: &[(String, String)],
         timeout: Duration,
+        hooks: &EngineHooks,
     ) -> Result<HubEngine, EngineError> {
         let mut command = Command::new(&spec.cmd);
         command
@@ -300,7 +343,7 @@ impl HubEngine {
                             let line = String::from_utf8_lossy(&buf)
                                 .trim_end_matches(['\n', '\r'])
                                 .to_string();
-                            log::debug!("{label} > {line}");
+                            log::info!(target: TRAFFIC, "{label} > {line}");
                             if tx.send(Event::Line(line, Instant::now())).is_err() {
                                 return;
                             }
@@ -316,6 +359,7 @@ impl HubEngine {
             rx,
             id_name: None,
             dead: false,
+            hooks: hooks.clone(),
         };
         engine.handshake(game_params, timeout)?;
         Ok(engine)
@@ -367,7 +411,7 @@ impl HubEngine {
 
     /// Sends one line.
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
-        log::debug!("{} < {line}", self.spec.name);
+        log::info!(target: TRAFFIC, "{} < {line}", self.spec.name);
         let Some(stdin) = self.stdin.as_mut() else {
             self.dead = true;
             return Err(EngineError::Died("input closed".into()));
@@ -387,9 +431,18 @@ impl HubEngine {
         deadline: Instant,
         what: &str,
     ) -> Result<(String, Instant), EngineError> {
-        let now = Instant::now();
-        let wait = deadline.saturating_duration_since(now);
-        match self.rx.recv_timeout(wait) {
+        // Wake up now and then to see whether the runner was interrupted.
+        let got = loop {
+            if self.hooks.interrupted() {
+                return Err(EngineError::Interrupted);
+            }
+            let wait = deadline.saturating_duration_since(Instant::now());
+            match self.rx.recv_timeout(wait.min(Duration::from_millis(50))) {
+                Err(RecvTimeoutError::Timeout) if !wait.is_zero() => {}
+                other => break other,
+            }
+        };
+        match got {
             Ok(Event::Line(l, at)) => Ok((l, at)),
             Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
                 self.dead = true;
@@ -426,6 +479,20 @@ impl HubEngine {
         self.send("new-game")
     }
 
+    /// `ping`, then waits for `pong` until `deadline`: the engine has done
+    /// everything asked before (e.g. clearing its table on `new-game`), so
+    /// no clock is charged for it. Other lines are skipped.
+    pub fn sync(&mut self, deadline: Instant) -> Result<(), EngineError> {
+        self.drain();
+        self.send("ping")?;
+        loop {
+            let line = self.recv_line(deadline, "pong after ping")?;
+            if line.trim() == "pong" {
+                return Ok(());
+            }
+        }
+    }
+
     /// One search: sends `position` (a full `pos ...` line), the `level`
     /// lines and `go think`, then waits for `done` until `deadline`. An
     /// `error` line while waiting ends the search with
@@ -449,6 +516,7 @@ impl HubEngine {
         let deadline = deadline(started);
         let mut score = None;
         let mut depth = None;
+        let mut time = None;
         loop {
             let (line, at) = self.recv_event(deadline, "done after go think")?;
             let Ok(parsed) = HubLine::parse(&line) else {
@@ -456,11 +524,22 @@ impl HubEngine {
             };
             match parsed.command.as_str() {
                 "info" => {
-                    if let Some(s) = parsed.get("score").and_then(|s| s.parse::<f64>().ok()) {
+                    if let Some(s) = parsed
+                        .get("score")
+                        .and_then(|s| s.parse::<f64>().ok())
+                        .filter(|s| s.is_finite())
+                    {
                         score = Some(s);
                     }
                     if let Some(d) = parsed.get("depth").and_then(|d| d.parse::<u32>().ok()) {
                         depth = Some(d);
+                    }
+                    if let Some(t) = parsed
+                        .get("time")
+                        .and_then(|t| t.parse::<f64>().ok())
+                        .filter(|t| t.is_finite())
+                    {
+                        time = Some(t);
                     }
                 }
                 "done" => {
@@ -480,6 +559,7 @@ impl HubEngine {
                         mv,
                         score,
                         depth,
+                        time,
                         elapsed: at.saturating_duration_since(started),
                     });
                 }

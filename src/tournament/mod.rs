@@ -5,7 +5,7 @@
 //! - [`play`]: the referee (one game: legality, clocks, draws, failures).
 //! - [`openings`]: openings from a file or generated.
 //! - [`runner`]: the schedule, the workers, the summary.
-//! - [`stats`]: Elo, interval, LOS, SPRT.
+//! - [`stats`]: Elo, interval, LOS, SPRT (trinomial and pentanomial).
 //! - [`pdn`]: the games as PDN.
 
 pub mod engine;
@@ -18,5 +18,5 @@ pub mod stats;
 
 pub use engine::{EngineSpec, HubEngine};
 pub use play::{Adjudication, GameRecord, Opening, RefereeConfig, TimeControl};
-pub use runner::{MatchConfig, MatchSummary, OpeningChoice, run_match};
-pub use stats::{Sprt, SprtDecision, Wdl};
+pub use runner::{MatchConfig, MatchSummary, OpeningChoice, Shard, Tournament, run_match};
+pub use stats::{Penta, Sprt, SprtDecision, Wdl};

@@ -16,7 +16,7 @@ pub fn game_type(variant: &str) -> Option<u32> {
 
 /// The PDN result token of a game.
 pub fn result_token(variant: &str, rec: &GameRecord) -> String {
-    if rec.kind == EndKind::Aborted || rec.seats.len() != 2 {
+    if matches!(rec.kind, EndKind::Aborted | EndKind::Interrupted) || rec.seats.len() != 2 {
         return "*".into();
     }
     let [first, second, draw] =
@@ -91,6 +91,9 @@ pub fn write_game(h: &PdnHeader, rec: &GameRecord) -> String {
             words.push(format!("{number}..."));
         }
         words.push(mv.clone());
+        if let Some(c) = rec.comments.get(i).filter(|c| !c.is_empty()) {
+            words.push(format!("{{{}}}", c.replace(['{', '}'], "")));
+        }
         player = (player + 1) % n;
         if player == rec.first_player {
             number += 1;
@@ -115,14 +118,17 @@ pub fn write_game(h: &PdnHeader, rec: &GameRecord) -> String {
     out
 }
 
-/// Today's date (UTC) as PDN wants it, `YYYY.MM.DD`.
-pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
+/// Seconds and milliseconds since the Unix epoch, now.
+fn now_millis() -> u128 {
+    std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let days = (secs / 86_400) as i64;
-    // Civil from days (Howard Hinnant's algorithm).
+        .map(|d| d.as_millis())
+        .unwrap_or(0)
+}
+
+/// The civil date `(year, month, day)` of a day since 1970-01-01 (Howard
+/// Hinnant's algorithm).
+fn civil(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -131,7 +137,12 @@ pub fn today() -> String {
     let mp = (5 * doy + 2) / 153;
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// Today's date (UTC) as PDN wants it, `YYYY.MM.DD`.
+pub fn today() -> String {
+    let (y, m, d) = civil((now_millis() / 86_400_000) as i64);
     format!("{y:04}.{m:02}.{d:02}")
 }
 
@@ -152,6 +163,11 @@ mod tests {
             root_fen: Some("W:W31:B1".into()),
             moves: vec!["31-26".into(), "1-7".into(), "26-21".into()],
             pdn_moves: vec!["31-26".into(), "1-7".into(), "26-21".into()],
+            comments: vec![
+                String::new(),
+                "-0.12/14 0.31s".into(),
+                "+0.50/9 1.00s".into(),
+            ],
             opening_plies: 1,
             root_to_move: 0,
             first_player: 0,
@@ -174,7 +190,11 @@ mod tests {
         assert!(text.contains("[SetUp \"1\"]\n[FEN \"W:W31:B1\"]"));
         assert!(text.contains("[GameType \"20\"]"));
         assert!(text.contains("[Termination \"illegal-move\"]"));
-        assert!(text.contains("1. 31-26 1-7 2. 26-21 {B played illegal move"));
+        assert!(
+            text.contains("1. 31-26 1-7 {-0.12/14 0.31s} 2. 26-21 {+0.50/9 1.00s}"),
+            "{text}"
+        );
+        assert!(text.contains("{B played illegal move"), "{text}");
         assert!(text.trim_end().ends_with("0-2"));
     }
 
@@ -192,9 +212,15 @@ mod tests {
             date: "2026.11.29",
         };
         let text = write_game(&h, &r);
-        assert!(text.contains("1... 31-26 2. 1-7 26-21"), "{text}");
+        assert!(
+            text.contains("1... 31-26 2. 1-7 {-0.12/14 0.31s} 26-21"),
+            "{text}"
+        );
         assert!(text.contains("[Result \"1/2-1/2\"]"));
         assert!(!text.contains("FEN"));
+        // A game cut short by a signal has no result.
+        r.kind = EndKind::Interrupted;
+        assert!(write_game(&h, &r).contains("[Result \"*\"]"));
     }
 
     #[test]
@@ -203,5 +229,12 @@ mod tests {
         assert_eq!(d.len(), 10);
         assert_eq!(&d[4..5], ".");
         assert!(d.starts_with("20"));
+    }
+
+    #[test]
+    fn civil_dates_cross_leap_days() {
+        assert_eq!(civil(0), (1970, 1, 1));
+        assert_eq!(civil(11_016), (2000, 2, 29));
+        assert_eq!(civil(20_787), (2026, 11, 30));
     }
 }

@@ -4,10 +4,10 @@
 //! ([`Game::outcome`], no legal move, repetition of the position's hash),
 //! by adjudication, or by an engine's failure, which loses the game for it.
 
-use super::engine::{EngineError, EngineSpec, HubEngine, quote};
+use super::engine::{EngineError, EngineHooks, EngineSpec, HubEngine, ThinkResult, quote};
 use super::ranking::{PointsScheme, Standing, places};
 use crate::game::{Game, MoveList, Outcome};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long each engine may think.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -121,6 +121,8 @@ pub struct RefereeConfig {
     pub game_params: Vec<(String, String)>,
     /// Points per finishing place (default [`PointsScheme::linear`]).
     pub points: Option<PointsScheme>,
+    /// The log and the interrupt flag every engine gets.
+    pub hooks: EngineHooks,
 }
 
 /// Where a game starts: a root position (the variant's start or a FEN) and
@@ -138,17 +140,11 @@ pub struct Opening<G: Game> {
 pub struct EngineSlot {
     pub spec: EngineSpec,
     engine: Option<HubEngine>,
-    /// Processes started so far (1 when it never had to be restarted).
-    pub starts: u32,
 }
 
 impl EngineSlot {
     pub fn new(spec: EngineSpec) -> Self {
-        EngineSlot {
-            spec,
-            engine: None,
-            starts: 0,
-        }
+        EngineSlot { spec, engine: None }
     }
 
     /// The running engine, (re)started if needed.
@@ -156,6 +152,7 @@ impl EngineSlot {
         &mut self,
         params: &[(String, String)],
         timeout: Duration,
+        hooks: &EngineHooks,
     ) -> Result<&mut HubEngine, EngineError> {
         if self.engine.as_ref().is_some_and(|e| !e.is_alive())
             && let Some(e) = self.engine.take()
@@ -163,8 +160,7 @@ impl EngineSlot {
             e.kill();
         }
         if self.engine.is_none() {
-            self.starts += 1;
-            let e = HubEngine::start(&self.spec, params, timeout)?;
+            let e = HubEngine::start(&self.spec, params, timeout, hooks)?;
             self.engine = Some(e);
         }
         self.engine
@@ -214,22 +210,11 @@ pub enum EndKind {
     EngineError,
     /// No engine could play: the game is not counted.
     Aborted,
+    /// The runner was stopped (SIGINT, SIGTERM): the game is not counted.
+    Interrupted,
 }
 
 impl EndKind {
-    /// True when a player's failure (not the game) ended it.
-    pub fn is_failure(self) -> bool {
-        matches!(
-            self,
-            EndKind::Illegal
-                | EndKind::Flag
-                | EndKind::Hung
-                | EndKind::Crash
-                | EndKind::StartFailed
-                | EndKind::EngineError
-        )
-    }
-
     pub fn name(self) -> &'static str {
         match self {
             EndKind::Rules => "rules",
@@ -244,6 +229,7 @@ impl EndKind {
             EndKind::StartFailed => "start-failed",
             EndKind::EngineError => "engine-error",
             EndKind::Aborted => "aborted",
+            EndKind::Interrupted => "interrupted",
         }
     }
 }
@@ -273,6 +259,8 @@ pub struct GameRecord {
     pub moves: Vec<String>,
     /// The same moves in PDN's short form (`28x19` when unambiguous).
     pub pdn_moves: Vec<String>,
+    /// A comment per move (see [`annotation`]); empty for opening moves.
+    pub comments: Vec<String>,
     pub opening_plies: usize,
     /// The player to move at the root.
     pub root_to_move: usize,
@@ -284,25 +272,12 @@ pub struct GameRecord {
     pub think_time: Vec<f64>,
 }
 
-impl GameRecord {
-    /// The result of a two-player game from engine `e`'s view: 1, 1/2 or 0
-    /// points; `None` when `e` did not play or the game was aborted.
-    pub fn points_of_engine(&self, e: usize) -> Option<f64> {
-        if self.kind == EndKind::Aborted {
-            return None;
-        }
-        self.seats
-            .iter()
-            .position(|&s| s == e)
-            .map(|seat| self.points[seat])
-    }
-}
-
 struct GameState<G: Game> {
     pos: G::Position,
     hashes: Vec<u64>,
     moves: Vec<String>,
     pdn_moves: Vec<String>,
+    comments: Vec<String>,
 }
 
 /// A move as PDN writes it: a capture as `fromxto` when that names one
@@ -320,7 +295,8 @@ pub fn short_move<G: Game>(game: &G, pos: &G::Position, mv: G::Move) -> String {
 }
 
 impl<G: Game> GameState<G> {
-    fn play(&mut self, game: &G, mv: G::Move) {
+    fn play(&mut self, game: &G, mv: G::Move, comment: String) {
+        self.comments.push(comment);
         self.moves.push(game.format_move(&self.pos, mv));
         self.pdn_moves.push(short_move(game, &self.pos, mv));
         self.pos = game.play(&self.pos, mv);
@@ -370,6 +346,12 @@ fn distances_text<G: Game>(game: &G, pos: &G::Position, names: &[String]) -> Opt
 /// Plays one game. `seats[p]` is the index in `slots` of the engine that
 /// plays player `p`. Never panics on engine behaviour: every failure ends
 /// the game with the failing seat losing.
+///
+/// The game is four steps: [`Referee::start`] (engines up, `new-game`,
+/// `ping`/`pong` before any clock runs), then in turn
+/// [`Referee::check_end`] (rules, repetition, ply limit, adjudication),
+/// [`Referee::ask`] (one search) and [`Referee::apply`] (clock and
+/// legality), each of which may return the [`End`].
 pub fn play_game<G: Game>(
     game: &G,
     opening: &Opening<G>,
@@ -377,258 +359,291 @@ pub fn play_game<G: Game>(
     slots: &mut [EngineSlot],
     cfg: &RefereeConfig,
 ) -> GameRecord {
-    let n = game.num_players();
-    let timeout = Duration::from_secs_f64(cfg.timeout.max(0.001));
-    let start_timeout = Duration::from_secs_f64(cfg.start_timeout.max(0.001));
-    let mut st = GameState::<G> {
-        pos: opening.root.clone(),
-        hashes: vec![game.hash(&opening.root)],
-        moves: Vec::new(),
-        pdn_moves: Vec::new(),
+    let mut r = Referee::new(game, opening, seats, slots, cfg);
+    let end = match r.start(slots) {
+        Err(end) => end,
+        Ok(()) => loop {
+            if let Some(end) = r.check_end() {
+                break end;
+            }
+            match r.ask(slots).and_then(|answer| r.apply(answer)) {
+                Ok(()) => {}
+                Err(end) => break end,
+            }
+        },
     };
-    for &mv in &opening.moves {
-        st.play(game, mv);
+    r.finish(end)
+}
+
+/// How a game ended, before the record is filled in.
+pub struct End {
+    pub kind: EndKind,
+    /// Every seat's standing; empty for a game that does not count.
+    pub standings: Vec<Standing>,
+    /// The seat whose failure ended the game.
+    pub culprit: Option<usize>,
+    pub reason: String,
+}
+
+/// One game in progress.
+struct Referee<'a, G: Game> {
+    game: &'a G,
+    cfg: &'a RefereeConfig,
+    record: GameRecord,
+    st: GameState<G>,
+    /// The Hub form of the root position.
+    root_hub: String,
+    /// Each seat's limit: its engine's own, else the match's.
+    tcs: Vec<TimeControl>,
+    /// Each seat's margin: its engine's own, else the match's.
+    margins: Vec<f64>,
+    /// Seconds left on each seat's clock.
+    clocks: Vec<f64>,
+    /// Scores reported by the engines, converted to player 0's view, one
+    /// per ply played by an engine.
+    scores: Vec<Option<f64>>,
+    list: MoveList<G::Move>,
+}
+
+/// What [`Referee::ask`] got: the engine's answer and the limit it had.
+struct Asked {
+    result: ThinkResult,
+    limit: Option<f64>,
+}
+
+impl<'a, G: Game> Referee<'a, G> {
+    fn new(
+        game: &'a G,
+        opening: &Opening<G>,
+        seats: &[usize],
+        slots: &[EngineSlot],
+        cfg: &'a RefereeConfig,
+    ) -> Self {
+        let n = game.num_players();
+        let mut st = GameState::<G> {
+            pos: opening.root.clone(),
+            hashes: vec![game.hash(&opening.root)],
+            moves: Vec::new(),
+            pdn_moves: Vec::new(),
+            comments: Vec::new(),
+        };
+        for &mv in &opening.moves {
+            st.play(game, mv, String::new());
+        }
+        let tcs: Vec<TimeControl> = seats
+            .iter()
+            .map(|&e| slots[e].spec.limit.unwrap_or(cfg.tc))
+            .collect();
+        let clocks = tcs
+            .iter()
+            .map(|tc| match tc {
+                TimeControl::Clock { base, .. } => *base,
+                _ => 0.0,
+            })
+            .collect();
+        Referee {
+            game,
+            cfg,
+            record: GameRecord {
+                seats: seats.to_vec(),
+                names: seats.iter().map(|&e| slots[e].spec.name.clone()).collect(),
+                points: vec![0.0; n],
+                places: Vec::new(),
+                winner: None,
+                kind: EndKind::Aborted,
+                culprit: None,
+                reason: String::new(),
+                root_fen: opening.custom_root.then(|| game.format_fen(&opening.root)),
+                moves: Vec::new(),
+                pdn_moves: Vec::new(),
+                comments: Vec::new(),
+                opening_plies: opening.moves.len(),
+                root_to_move: game.to_move(&opening.root),
+                first_player: game.to_move(&game.start()),
+                final_fen: String::new(),
+                think_time: vec![0.0; n],
+            },
+            st,
+            root_hub: game.format_hub_position(&opening.root),
+            tcs,
+            margins: seats
+                .iter()
+                .map(|&e| slots[e].spec.margin.unwrap_or(cfg.margin))
+                .collect(),
+            clocks,
+            scores: Vec::new(),
+            list: MoveList::new(),
+        }
     }
-    let root_hub = game.format_hub_position(&opening.root);
-    let mut record = GameRecord {
-        seats: seats.to_vec(),
-        names: seats.iter().map(|&e| slots[e].spec.name.clone()).collect(),
-        points: vec![0.0; n],
-        places: Vec::new(),
-        winner: None,
-        kind: EndKind::Aborted,
-        culprit: None,
-        reason: String::new(),
-        root_fen: opening.custom_root.then(|| game.format_fen(&opening.root)),
-        moves: Vec::new(),
-        pdn_moves: Vec::new(),
-        opening_plies: opening.moves.len(),
-        root_to_move: game.to_move(&opening.root),
-        first_player: game.to_move(&game.start()),
-        final_fen: String::new(),
-        think_time: vec![0.0; n],
-    };
-    let linear = PointsScheme::linear(n);
-    let scheme = cfg.points.as_ref().unwrap_or(&linear);
-    // Ends the game; `standings` empty for an aborted game.
-    let finish = |mut rec: GameRecord,
-                  st: GameState<G>,
-                  kind: EndKind,
-                  standings: Vec<Standing>,
-                  culprit: Option<usize>,
-                  mut reason: String| {
-        if !standings.is_empty() {
-            rec.places = places(&standings);
-            rec.points = scheme.points(&rec.places);
-            let first: Vec<usize> = (0..n).filter(|&s| rec.places[s] == 0).collect();
-            rec.winner = (first.len() == 1).then(|| first[0]);
-            // Say how the players still racing were ordered.
-            if n > 2
-                && standings
-                    .iter()
-                    .any(|s| matches!(s, Standing::Racing(Some(_))))
-                && let Some(d) = distances_text(game, &st.pos, &rec.names)
-            {
-                reason.push_str(&format!("; distances to winning: {d}"));
+
+    fn start_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.cfg.start_timeout.max(0.001))
+    }
+
+    /// An [`End`] with the standings of every seat (see [`standings`]).
+    fn end(
+        &self,
+        kind: EndKind,
+        winner: Option<usize>,
+        culprit: Option<usize>,
+        by_distance: bool,
+        reason: String,
+    ) -> End {
+        End {
+            kind,
+            standings: standings(self.game, &self.st.pos, winner, culprit, by_distance),
+            culprit,
+            reason,
+        }
+    }
+
+    /// A game that does not count.
+    fn uncounted(kind: EndKind, reason: String) -> End {
+        End {
+            kind,
+            standings: Vec::new(),
+            culprit: None,
+            reason,
+        }
+    }
+
+    /// Starts (or restarts) every engine, tells it a new game begins and
+    /// waits for its `pong`, so that nothing done before (starting,
+    /// clearing the table) is charged to its clock.
+    fn start(&mut self, slots: &mut [EngineSlot]) -> Result<(), End> {
+        let n = self.record.seats.len();
+        let timeout = self.start_timeout();
+        let mut failed: Vec<(usize, EngineError)> = Vec::new();
+        for (seat, &e) in self.record.seats.iter().enumerate() {
+            let slot = &mut slots[e];
+            let ok = slot
+                .ensure(&self.cfg.game_params, timeout, &self.cfg.hooks)
+                .and_then(|eng| {
+                    eng.new_game()?;
+                    eng.sync(Instant::now() + timeout)
+                });
+            if let Err(err) = ok {
+                slot.kill();
+                failed.push((seat, err));
             }
         }
-        rec.kind = kind;
-        rec.culprit = culprit;
-        rec.reason = reason;
-        rec.final_fen = game.format_fen(&st.pos);
-        rec.moves = st.moves;
-        rec.pdn_moves = st.pdn_moves;
-        rec
-    };
-
-    // Start (or restart) every engine and tell it a new game begins.
-    let mut failed: Vec<(usize, String)> = Vec::new();
-    for (seat, &e) in seats.iter().enumerate() {
-        let slot = &mut slots[e];
-        let ok = slot
-            .ensure(&cfg.game_params, start_timeout)
-            .and_then(|eng| eng.new_game());
-        if let Err(err) = ok {
-            slot.kill();
-            failed.push((seat, err.to_string()));
+        if self.cfg.hooks.interrupted() {
+            return Err(Self::uncounted(EndKind::Interrupted, "interrupted".into()));
+        }
+        if failed.len() == n {
+            return Err(Self::uncounted(
+                EndKind::Aborted,
+                format!("no engine could start: {}", failed[0].1),
+            ));
+        }
+        match failed.into_iter().next() {
+            Some((seat, err)) => Err(self.end(
+                EndKind::StartFailed,
+                None,
+                Some(seat),
+                true,
+                format!("{} failed to start: {err}", self.record.names[seat]),
+            )),
+            None => Ok(()),
         }
     }
-    if failed.len() == n {
-        return finish(
-            record,
-            st,
-            EndKind::Aborted,
-            Vec::new(),
-            None,
-            format!("no engine could start: {}", failed[0].1),
-        );
-    }
-    if let Some((seat, msg)) = failed.into_iter().next() {
-        let name = record.names[seat].clone();
-        let standing = standings(game, &st.pos, None, Some(seat), true);
-        return finish(
-            record,
-            st,
-            EndKind::StartFailed,
-            standing,
-            Some(seat),
-            format!("{name} failed to start: {msg}"),
-        );
-    }
 
-    // Each seat's limit: its engine's own, else the match's.
-    let tcs: Vec<TimeControl> = seats
-        .iter()
-        .map(|&e| slots[e].spec.limit.unwrap_or(cfg.tc))
-        .collect();
-    let mut clocks: Vec<f64> = tcs
-        .iter()
-        .map(|tc| match tc {
-            TimeControl::Clock { base, .. } => *base,
-            _ => 0.0,
-        })
-        .collect();
-    // Scores reported by the engines, converted to player 0's view, one
-    // per ply played by an engine.
-    let mut scores: Vec<Option<f64>> = Vec::new();
-    let mut list = MoveList::new();
-    loop {
-        let mover = game.to_move(&st.pos);
-        match game.outcome(&st.pos) {
+    /// Whether the game is over before the side to move is asked: the
+    /// rules, repetition, the ply limit, adjudication.
+    fn check_end(&mut self) -> Option<End> {
+        let (game, cfg) = (self.game, self.cfg);
+        let pos = &self.st.pos;
+        let names = &self.record.names;
+        let ranked = distances_text(game, pos, names).is_some();
+        match game.outcome(pos) {
             Some(Outcome::Win(p)) => {
-                let p = p.min(n - 1);
-                let name = record.names[p].clone();
-                let standing = standings(game, &st.pos, Some(p), None, true);
-                return finish(
-                    record,
-                    st,
-                    EndKind::Rules,
-                    standing,
-                    None,
-                    format!("{name} wins by the rules"),
-                );
+                let p = p.min(names.len() - 1);
+                let reason = format!("{} wins by the rules", names[p]);
+                return Some(self.end(EndKind::Rules, Some(p), None, true, reason));
             }
             Some(Outcome::Draw) => {
-                let standing = standings(game, &st.pos, None, None, true);
-                let reason = if distances_text(game, &st.pos, &record.names).is_some() {
+                let reason = if ranked {
                     "the move-count rule ended the game: ranked by distance to winning"
                 } else {
                     "draw by the move-count rule"
                 };
-                return finish(record, st, EndKind::DrawRule, standing, None, reason.into());
+                return Some(self.end(EndKind::DrawRule, None, None, true, reason.into()));
             }
             None => {}
         }
-        list.clear();
-        game.generate(&st.pos, &mut list);
-        if list.is_empty() {
-            let name = record.names[mover].clone();
-            let standing = standings(game, &st.pos, None, Some(mover), true);
-            return finish(
-                record,
-                st,
-                EndKind::Rules,
-                standing,
-                None,
-                format!("{name} has no legal move"),
-            );
+        self.list.clear();
+        game.generate(pos, &mut self.list);
+        if self.list.is_empty() {
+            let mover = game.to_move(pos);
+            let reason = format!("{} has no legal move", names[mover]);
+            // The rules end it; the player without a move is last.
+            let mut end = self.end(EndKind::Rules, None, Some(mover), true, reason);
+            end.culprit = None;
+            return Some(end);
         }
         if cfg.repetition {
-            let window = (game.reversible_plies(&st.pos) as usize).min(st.hashes.len() - 1);
-            let h = game.hash(&st.pos);
-            let count = st.hashes[st.hashes.len() - 1 - window..]
+            let hashes = &self.st.hashes;
+            let window = (game.reversible_plies(pos) as usize).min(hashes.len() - 1);
+            let h = game.hash(pos);
+            let count = hashes[hashes.len() - 1 - window..]
                 .iter()
                 .filter(|&&x| x == h)
                 .count();
             if count >= 3 {
-                let standing = standings(game, &st.pos, None, None, false);
-                return finish(
-                    record,
-                    st,
-                    EndKind::Repetition,
-                    standing,
-                    None,
-                    "draw by threefold repetition".into(),
-                );
+                let reason = "draw by threefold repetition".to_string();
+                return Some(self.end(EndKind::Repetition, None, None, false, reason));
             }
         }
-        if cfg.max_plies > 0 && st.moves.len() >= cfg.max_plies as usize {
-            let reason = if distances_text(game, &st.pos, &record.names).is_some() {
-                format!(
-                    "{} plies played (the runner's limit): ranked by distance to winning",
-                    st.moves.len()
-                )
+        let plies = self.st.moves.len();
+        if cfg.max_plies > 0 && plies >= cfg.max_plies as usize {
+            let reason = if ranked {
+                format!("{plies} plies played (the runner's limit): ranked by distance to winning")
             } else {
-                format!("draw: {} plies played (the runner's limit)", st.moves.len())
+                format!("draw: {plies} plies played (the runner's limit)")
             };
-            let standing = standings(game, &st.pos, None, None, true);
-            return finish(record, st, EndKind::MaxPlies, standing, None, reason);
+            return Some(self.end(EndKind::MaxPlies, None, None, true, reason));
         }
-        if let (Some(adj), 2) = (cfg.adjudication, n)
-            && let Some((winner, reason)) = adjudicate(&adj, &scores, st.moves.len())
+        if let (Some(adj), 2) = (cfg.adjudication, names.len())
+            && let Some((winner, reason)) = adjudicate(&adj, &self.scores, plies)
         {
-            let standing = standings(game, &st.pos, winner, None, false);
-            return finish(record, st, EndKind::Adjudicated, standing, None, reason);
+            return Some(self.end(EndKind::Adjudicated, winner, None, false, reason));
         }
+        None
+    }
 
-        // Ask the engine.
-        let e = seats[mover];
-        let name = record.names[mover].clone();
-        let mut position = format!("pos pos={}", quote(&root_hub));
-        if !st.moves.is_empty() {
-            position.push_str(&format!(" moves=\"{}\"", st.moves.join(" ")));
+    /// Asks the side to move's engine for a move.
+    fn ask(&mut self, slots: &mut [EngineSlot]) -> Result<Asked, End> {
+        let mover = self.game.to_move(&self.st.pos);
+        let e = self.record.seats[mover];
+        let mut position = format!("pos pos={}", quote(&self.root_hub));
+        if !self.st.moves.is_empty() {
+            position.push_str(&format!(" moves=\"{}\"", self.st.moves.join(" ")));
         }
-        let (levels, limit) = match tcs[mover] {
+        let clock = self.clocks[mover];
+        let (level, limit) = match self.tcs[mover] {
             TimeControl::Clock { inc, .. } => (
-                vec![format!(
-                    "level time={:.3} inc={inc}",
-                    clocks[mover].max(0.0)
-                )],
-                Some(clocks[mover]),
+                format!("level time={:.3} inc={inc}", clock.max(0.0)),
+                Some(clock),
             ),
-            TimeControl::MoveTime(t) => (vec![format!("level move-time={t}")], Some(t)),
-            TimeControl::Depth(d) => (vec![format!("level depth={d}")], None),
-            TimeControl::Nodes(nn) => (vec![format!("level nodes={nn}")], None),
+            TimeControl::MoveTime(t) => (format!("level move-time={t}"), Some(t)),
+            TimeControl::Depth(d) => (format!("level depth={d}"), None),
+            TimeControl::Nodes(nn) => (format!("level nodes={nn}"), None),
         };
+        let margin = self.margins[mover];
         let wait = match limit {
-            Some(l) => Duration::from_secs_f64((l + cfg.margin).max(0.0)),
-            None => timeout,
+            Some(l) => Duration::from_secs_f64((l + margin).max(0.0)),
+            None => Duration::from_secs_f64(self.cfg.timeout.max(0.001)),
         };
-        let slot = &mut slots[e];
-        let answer = match slot.ensure(&cfg.game_params, start_timeout) {
-            Ok(eng) => eng.think(&position, &levels, |start| start + wait),
-            Err(err) => Err(err),
-        };
-        let fen = game.format_fen(&st.pos);
-        let fail = |kind: EndKind, reason: String| (kind, reason);
-        let failure = match answer {
-            Ok(r) => {
-                record.think_time[mover] += r.elapsed.as_secs_f64();
-                let used = r.elapsed.as_secs_f64();
-                match limit {
-                    Some(l) if used > l + cfg.margin => Some(fail(
-                        EndKind::Flag,
-                        format!(
-                            "{name} loses on time ({used:.3}s used, {l:.3}s left, margin {}s)",
-                            cfg.margin
-                        ),
-                    )),
-                    _ => match game.parse_move(&st.pos, &r.mv) {
-                        Err(err) => Some(fail(
-                            EndKind::Illegal,
-                            format!("{name} played illegal move \"{}\" in {fen}: {err}", r.mv),
-                        )),
-                        Ok(mv) => {
-                            if let TimeControl::Clock { inc, .. } = tcs[mover] {
-                                clocks[mover] = clocks[mover] - used + inc;
-                            }
-                            let s = r.score.map(|s| if mover == 0 { s } else { -s });
-                            scores.push(s);
-                            st.play(game, mv);
-                            None
-                        }
-                    },
-                }
+        let answer = slots[e]
+            .ensure(&self.cfg.game_params, self.start_timeout(), &self.cfg.hooks)
+            .and_then(|eng| eng.think(&position, &[level], |start| start + wait));
+        let name = &self.record.names[mover];
+        let fen = self.game.format_fen(&self.st.pos);
+        let (kind, reason) = match answer {
+            Ok(result) => return Ok(Asked { result, limit }),
+            Err(EngineError::Interrupted) => {
+                slots[e].kill();
+                return Err(Self::uncounted(EndKind::Interrupted, "interrupted".into()));
             }
             Err(EngineError::Timeout(_)) => {
                 let synced = slots[e]
@@ -638,37 +653,119 @@ pub fn play_game<G: Game>(
                 if !synced {
                     slots[e].kill();
                 }
-                Some(match limit {
-                    Some(l) => fail(
+                match limit {
+                    Some(l) => (
                         EndKind::Flag,
-                        format!(
-                            "{name} loses on time (no move within {l:.3}s + margin {}s)",
-                            cfg.margin
-                        ),
+                        format!("{name} loses on time (no move within {l:.3}s + margin {margin}s)"),
                     ),
-                    None => fail(
+                    None => (
                         EndKind::Hung,
-                        format!("{name} hung: no move within {}s", cfg.timeout),
+                        format!("{name} hung: no move within {}s", self.cfg.timeout),
                     ),
-                })
+                }
             }
             Err(err @ EngineError::Died(_)) | Err(err @ EngineError::Spawn(_)) => {
                 slots[e].kill();
-                Some(fail(
-                    EndKind::Crash,
-                    format!("{name} crashed in {fen}: {err}"),
-                ))
+                (EndKind::Crash, format!("{name} crashed in {fen}: {err}"))
             }
-            Err(err) => Some(fail(
+            Err(err) => (
                 EndKind::EngineError,
                 format!("{name} failed in {fen}: {err}"),
-            )),
+            ),
         };
-        if let Some((kind, reason)) = failure {
-            let standing = standings(game, &st.pos, None, Some(mover), true);
-            return finish(record, st, kind, standing, Some(mover), reason);
-        }
+        Err(self.end(kind, None, Some(mover), true, reason))
     }
+
+    /// Charges the clock and plays the engine's move, or ends the game on
+    /// a flag or an illegal move.
+    fn apply(&mut self, asked: Asked) -> Result<(), End> {
+        let mover = self.game.to_move(&self.st.pos);
+        let r = asked.result;
+        let used = r.elapsed.as_secs_f64();
+        let margin = self.margins[mover];
+        self.record.think_time[mover] += used;
+        let name = &self.record.names[mover];
+        if let Some(l) = asked.limit
+            && used > l + margin
+        {
+            let reason =
+                format!("{name} loses on time ({used:.3}s used, {l:.3}s left, margin {margin}s)");
+            return Err(self.end(EndKind::Flag, None, Some(mover), true, reason));
+        }
+        let mv = match self.game.parse_move(&self.st.pos, &r.mv) {
+            Ok(mv) => mv,
+            Err(err) => {
+                let fen = self.game.format_fen(&self.st.pos);
+                let reason = format!("{name} played illegal move \"{}\" in {fen}: {err}", r.mv);
+                return Err(self.end(EndKind::Illegal, None, Some(mover), true, reason));
+            }
+        };
+        if let TimeControl::Clock { inc, .. } = self.tcs[mover] {
+            self.clocks[mover] += inc - used;
+        }
+        self.scores
+            .push(r.score.map(|s| if mover == 0 { s } else { -s }));
+        self.st.play(self.game, mv, annotation(&r));
+        Ok(())
+    }
+
+    /// Fills in the record: places and points from the standings.
+    fn finish(self, end: End) -> GameRecord {
+        let Referee {
+            game,
+            cfg,
+            mut record,
+            st,
+            ..
+        } = self;
+        let n = record.seats.len();
+        let mut reason = end.reason;
+        if !end.standings.is_empty() {
+            let linear = PointsScheme::linear(n);
+            let scheme = cfg.points.as_ref().unwrap_or(&linear);
+            record.places = places(&end.standings);
+            record.points = scheme.points(&record.places);
+            let first: Vec<usize> = (0..n).filter(|&s| record.places[s] == 0).collect();
+            record.winner = (first.len() == 1).then(|| first[0]);
+            // Say how the players still racing were ordered.
+            if n > 2
+                && end
+                    .standings
+                    .iter()
+                    .any(|s| matches!(s, Standing::Racing(Some(_))))
+                && let Some(d) = distances_text(game, &st.pos, &record.names)
+            {
+                reason.push_str(&format!("; distances to winning: {d}"));
+            }
+        }
+        record.kind = end.kind;
+        record.culprit = end.culprit;
+        record.reason = reason;
+        record.final_fen = game.format_fen(&st.pos);
+        record.moves = st.moves;
+        record.pdn_moves = st.pdn_moves;
+        record.comments = st.comments;
+        record
+    }
+}
+
+/// The PDN comment of an engine's move, the tournament managers'
+/// convention: `-0.12/14 0.31s` (score from the mover's view in men,
+/// depth, time), from its last `info`; the time is the runner's own
+/// measure when the engine gave none.
+pub fn annotation(r: &ThinkResult) -> String {
+    let time = r.time.unwrap_or(r.elapsed.as_secs_f64());
+    let mut s = String::new();
+    if let Some(score) = r.score {
+        // No "-0.00".
+        s.push_str(&format!("{:+.2}", (score * 100.0).round() / 100.0 + 0.0));
+        if let Some(d) = r.depth {
+            s.push_str(&format!("/{d}"));
+        }
+        s.push(' ');
+    }
+    s.push_str(&format!("{time:.2}s"));
+    s
 }
 
 /// Checks the adjudication rules on the scores so far (player 0's view).

@@ -11,12 +11,21 @@
 //! `LLR = N (s1 - s0) (2 x̄ - s0 - s1) / (2 σ²)`, with `s0`, `s1` the scores
 //! that `elo0` and `elo1` imply and `σ²` the observed per-game variance. No
 //! BayesElo draw model is used.
+//!
+//! Beside it, the pentanomial model (fastchess's default): the two games
+//! of an opening, colours swapped, are one sample whose score is 0, 1/4,
+//! 1/2, 3/4 or 1 ([`Penta`]). Opening bias cancels within a pair, so the
+//! pairs' variance is the honest one; the same interval and GSPRT formulas
+//! apply with pairs for games. The SPRT of a two-engine match runs on the
+//! pentanomial model.
+
+use serde::{Deserialize, Serialize};
 
 /// The 97.5% quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
 
 /// Wins, draws and losses from one engine's point of view.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Wdl {
     pub wins: u64,
     pub draws: u64,
@@ -97,7 +106,7 @@ impl Wdl {
 /// other players it finished ahead of, ties half). Games are independent;
 /// the scores within one game are not, which is why the interval is taken
 /// over games and not over the pairwise results.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ScoreSample {
     pub games: u64,
     pub sum: f64,
@@ -109,6 +118,15 @@ impl ScoreSample {
         self.games += 1;
         self.sum += x;
         self.sum_sq += x * x;
+    }
+
+    /// Both samples together.
+    pub fn merged(&self, o: &ScoreSample) -> ScoreSample {
+        ScoreSample {
+            games: self.games + o.games,
+            sum: self.sum + o.sum,
+            sum_sq: self.sum_sq + o.sum_sq,
+        }
     }
 
     /// The mean score, `None` before the first game.
@@ -142,6 +160,51 @@ impl ScoreSample {
             }
         };
         Some((to_elo(s - Z95 * se), to_elo(s + Z95 * se)))
+    }
+}
+
+/// Game pairs (one opening, colours swapped) by the first engine's points
+/// in the pair: `counts[k]` pairs scored `k / 2` points (0 to 2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Penta {
+    pub counts: [u64; 5],
+}
+
+impl Penta {
+    /// Adds a pair that scored `points` (0, 0.5, ..., 2).
+    pub fn add(&mut self, points: f64) {
+        let k = (points * 2.0).round().clamp(0.0, 4.0) as usize;
+        self.counts[k] += 1;
+    }
+
+    pub fn pairs(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// The pairs as samples of the mean score per game (0, 1/4, ..., 1).
+    pub fn sample(&self) -> ScoreSample {
+        let mut s = ScoreSample::default();
+        for (k, &c) in self.counts.iter().enumerate() {
+            let x = k as f64 / 4.0;
+            s.games += c;
+            s.sum += c as f64 * x;
+            s.sum_sq += c as f64 * x * x;
+        }
+        s
+    }
+
+    pub fn merged(&self, o: &Penta) -> Penta {
+        let mut p = *self;
+        for (a, b) in p.counts.iter_mut().zip(o.counts) {
+            *a += b;
+        }
+        p
+    }
+
+    /// `[LL, LD, DD/WL, WD, WW]` counts as text: `0 3 10 4 1`.
+    pub fn text(&self) -> String {
+        let c: Vec<String> = self.counts.iter().map(|c| c.to_string()).collect();
+        c.join(" ")
     }
 }
 
@@ -212,7 +275,7 @@ fn erfc_tail(x: f64) -> f64 {
 }
 
 /// What an SPRT has decided so far.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SprtDecision {
     /// Keep playing.
     Continue,
@@ -223,7 +286,7 @@ pub enum SprtDecision {
 }
 
 /// The parameters of a sequential probability ratio test.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sprt {
     pub elo0: f64,
     pub elo1: f64,
@@ -307,20 +370,40 @@ impl Sprt {
         } else {
             *wdl
         };
-        let (Some(x), Some(var)) = (wdl.score(), wdl.variance()) else {
+        self.llr_sample(&wdl.sample())
+    }
+
+    /// The LLR on the pentanomial model: the same GSPRT with game pairs as
+    /// the samples. While every pair has had the same result, one more
+    /// pair of two draws is counted (as [`Sprt::llr`] does with games).
+    pub fn llr_penta(&self, penta: &Penta) -> f64 {
+        let same = penta.counts.iter().filter(|&&c| c > 0).count() == 1;
+        let penta = if same && penta.counts[2] == 0 {
+            let mut p = *penta;
+            p.counts[2] += 1;
+            p
+        } else {
+            *penta
+        };
+        self.llr_sample(&penta.sample())
+    }
+
+    /// The GSPRT log-likelihood ratio of samples of the mean score.
+    fn llr_sample(&self, sample: &ScoreSample) -> f64 {
+        let (Some(x), Some(var)) = (sample.score(), sample.variance()) else {
             return 0.0;
         };
         if var <= 0.0 {
             return 0.0;
         }
-        let n = wdl.games() as f64;
+        let n = sample.games as f64;
         let s0 = elo_to_score(self.elo0);
         let s1 = elo_to_score(self.elo1);
         n * (s1 - s0) * (2.0 * x - s0 - s1) / (2.0 * var)
     }
 
-    pub fn decide(&self, wdl: &Wdl) -> SprtDecision {
-        let llr = self.llr(wdl);
+    /// The decision for an LLR.
+    pub fn decide_llr(&self, llr: f64) -> SprtDecision {
         if llr >= self.upper_bound() {
             SprtDecision::H1
         } else if llr <= self.lower_bound() {
@@ -444,10 +527,11 @@ mod tests {
         assert!(close(llr, 0.6907, 1e-3), "llr {llr}");
         assert!(close(sprt.upper_bound(), 2.944_439, 1e-5));
         assert!(close(sprt.lower_bound(), -2.944_439, 1e-5));
-        assert_eq!(sprt.decide(&Wdl::new(50, 30, 20)), SprtDecision::Continue);
+        let decide = |w: &Wdl| sprt.decide_llr(sprt.llr(w));
+        assert_eq!(decide(&Wdl::new(50, 30, 20)), SprtDecision::Continue);
         // Ten times the games: the LLR scales with N.
-        assert_eq!(sprt.decide(&Wdl::new(500, 300, 200)), SprtDecision::H1);
-        assert_eq!(sprt.decide(&Wdl::new(200, 300, 500)), SprtDecision::H0);
+        assert_eq!(decide(&Wdl::new(500, 300, 200)), SprtDecision::H1);
+        assert_eq!(decide(&Wdl::new(200, 300, 500)), SprtDecision::H0);
     }
 
     /// All wins: computed with one virtual draw. W=20 D=1: s = 20.5/21,
@@ -477,5 +561,45 @@ mod tests {
         assert!(Sprt::parse("elo0=0,elo1=x").is_err());
         assert!(Sprt::parse("elo0=0,elo1=5,gamma=1").is_err());
         assert!(Sprt::parse("elo1=5, elo0=-1").is_ok());
+    }
+
+    #[test]
+    fn pentanomial_pairs_give_the_per_game_score() {
+        let mut p = Penta::default();
+        for pts in [2.0, 1.0, 1.0, 1.5, 0.5, 1.0] {
+            p.add(pts);
+        }
+        assert_eq!(p.counts, [0, 1, 3, 1, 1]);
+        assert_eq!(p.pairs(), 6);
+        let s = p.sample();
+        assert!(close(s.score().unwrap_or(0.0), 7.0 / 12.0, 1e-12));
+        // Pairs of 1 point (a win and a loss, or two draws) have no spread:
+        // the same games as independent trinomial results would.
+        let mut flat = Penta::default();
+        flat.add(1.0);
+        flat.add(1.0);
+        assert_eq!(flat.sample().variance(), Some(0.0));
+        assert_eq!(p.merged(&flat).counts, [0, 1, 5, 1, 1]);
+    }
+
+    #[test]
+    fn pentanomial_sprt_for_known_pairs() {
+        let sprt = Sprt::parse("elo0=0,elo1=10").unwrap_or_else(|e| panic!("{e}"));
+        let p = Penta {
+            counts: [5, 20, 50, 30, 10],
+        };
+        // 115 pairs, mean 62.5/115: 115 (s1 - s0)(2x - s0 - s1) / (2 var).
+        let (s0, s1) = (0.5, elo_to_score(10.0));
+        let s = p.sample();
+        let (x, var) = (s.score().unwrap_or(0.0), s.variance().unwrap_or(1.0));
+        let want = 115.0 * (s1 - s0) * (2.0 * x - s0 - s1) / (2.0 * var);
+        assert!(close(sprt.llr_penta(&p), want, 1e-9));
+        assert!(close(x, 62.5 / 115.0, 1e-12), "{x}");
+        // All pairs won: one virtual pair of draws keeps the LLR finite.
+        let ww = Penta {
+            counts: [0, 0, 0, 0, 8],
+        };
+        assert!(sprt.llr_penta(&ww).is_finite() && sprt.llr_penta(&ww) > 0.0);
+        assert_eq!(sprt.llr_penta(&Penta::default()), 0.0);
     }
 }

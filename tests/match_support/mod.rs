@@ -168,10 +168,22 @@ impl Game for Walk {
 /// - `hang`: never answers `go`;
 /// - `crash`: exits in the middle of its second search;
 /// - `nohub`: never answers `hub`;
-/// - `errors`: answers every search with `error message="..."`.
+/// - `errors`: answers every search with `error message="..."`;
+/// - `slowclear`: plays as `good`, but takes 2.5 s over `new-game` (a
+///   large table being cleared), answering `ping` only after it;
+/// - `junk`: plays as `good`, with junk lines (unknown commands, bad
+///   numbers, invalid UTF-8, an unsolicited `done` before `go`) around its
+///   answers;
+/// - `slow`: plays as `good` after 0.4 s of "thinking" whatever the limit.
+///
+/// Every mode but `nohub` answers `ping` with `pong`; with `PIDFILE` in
+/// the environment the engine appends its process id to that file.
 pub const FAKE_ENGINE: &str = r#"
-import sys
+import os, sys, time
 mode = sys.argv[1]
+if os.environ.get("PIDFILE"):
+    with open(os.environ["PIDFILE"], "a") as f:
+        f.write("%d\n" % os.getpid())
 searches = 0
 root = 0
 moves = []
@@ -198,9 +210,19 @@ for raw in sys.stdin:
         out("wait")
     elif cmd == "init":
         out("ready")
+    elif cmd == "ping":
+        out("pong")
+    elif cmd == "new-game":
+        if mode == "slowclear":
+            time.sleep(2.5)
+        if mode == "junk":
+            out("done move=up2")
     elif cmd == "pos":
         rest = words[1] if len(words) > 1 else ""
-        root = int(rest.split("pos=", 1)[1].split()[0].split(":")[1])
+        try:
+            root = int(rest.split("pos=", 1)[1].split()[0].split(":")[1])
+        except (IndexError, ValueError):
+            root = 0  # not walk (e.g. a real variant in a CLI test)
         moves = rest.split("moves=\"", 1)[1].split("\"")[0].split() if "moves=\"" in rest else []
     elif cmd == "go":
         searches += 1
@@ -215,7 +237,15 @@ for raw in sys.stdin:
         if mode == "illegal":
             out("done move=jump")
             continue
-        if mode == "good":
+        if mode == "junk":
+            out("@@@ this is not a hub line ===")
+            out("info depth=x score=NaN nodes=-")
+            sys.stdout.buffer.write(b"info \xff\xfe pv=\"\n")
+            sys.stdout.flush()
+            out("")
+        if mode == "slow":
+            time.sleep(0.4)
+        if mode in ("good", "slowclear", "junk", "slow"):
             best = None
             for step, name in ((1, "up1"), (2, "up2")):
                 if c + step <= 20 and (c + step) % 3 == 2:
@@ -282,6 +312,8 @@ pub fn test_config(
     MatchConfig {
         engines,
         games,
+        tournament: Default::default(),
+        shard: None,
         sprt: None,
         referee: RefereeConfig {
             tc: TimeControl::Depth(1),
@@ -293,6 +325,7 @@ pub fn test_config(
             repetition: true,
             game_params,
             points: None,
+            hooks: Default::default(),
         },
         openings: OpeningChoice::Start,
         concurrency: 1,

@@ -160,6 +160,8 @@ for raw in sys.stdin:
         out("wait")
     elif cmd == "init":
         out("ready")
+    elif cmd == "ping":
+        out("pong")
     elif cmd == "new-game":
         searches = 0
     elif cmd == "pos":

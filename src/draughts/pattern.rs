@@ -1,0 +1,495 @@
+//! The pattern evaluation: weight tables indexed by the men on small
+//! windows of the board, plus the hand features of [`super::eval`] with
+//! learned weights, in two phases (opening and ending) blended by the
+//! number of pieces on the board. docs/evaluation.md describes it and how
+//! the weights are learned (`salto datagen`, `salto train`).
+//!
+//! Everything is derived from the geometry and the rules:
+//!
+//! - the *windows* are blocks of files and ranks (`Geometry::coords`):
+//!   4x4 where such a block holds at most [`MAX_SQUARES`] squares (the
+//!   diagonal boards: 8 dark squares), else 4x2 (the orthogonal and hex
+//!   boards), overlapping by half a block;
+//! - each window indexes its own table with the state of its squares
+//!   (empty, own man, opponent man: `3^k` entries). Kings are not in the
+//!   windows; they are features of their own (count and centrality);
+//! - Black uses the same tables through the board turned half a turn
+//!   (internal square `i` <-> `SQUARES - 1 - i`, which swaps the players'
+//!   directions and crowning rows on every board): a pattern and its
+//!   colour-reversed mirror score the same for their owners.
+
+use super::bitboard::Bitboard;
+use super::eval::{self, NF, Tables};
+use super::geometry::Geometry;
+use super::position::{Bb, Position};
+use super::rules::Rules;
+use super::weights::{SCALE, Weights};
+use crate::game::Score;
+
+/// The most squares of one window (3^8 = 6561 entries).
+pub const MAX_SQUARES: usize = 8;
+
+/// A run of consecutive bits of a window: `(b >> shift) & mask`, placed at
+/// `dest` of the gathered number.
+#[derive(Clone, Copy, Debug, Default)]
+struct Run {
+    shift: u32,
+    mask: u64,
+    dest: u32,
+}
+
+/// One window, with its gathering runs and base-3 tables for each colour.
+#[derive(Clone, Debug)]
+pub struct Window {
+    /// The internal squares, White's view (digit `i` is square `squares[i]`).
+    pub squares: Vec<usize>,
+    runs: [[Run; MAX_SQUARES]; 2],
+    nruns: [usize; 2],
+    /// The same squares as masks of the low and high 64 bits, per colour,
+    /// for the processor's bit-gather instruction (`pext`), and the
+    /// number of squares in the low word.
+    pext: [[u64; 2]; 2],
+    pext_low: [u32; 2],
+    /// Gathered bits -> base-3 index with digit 1 on each set bit.
+    b3: [Vec<u16>; 2],
+    /// The window's first entry in the pattern weights.
+    pub offset: usize,
+    /// 3^k.
+    pub size: usize,
+}
+
+impl Window {
+    fn new<G: Geometry>(squares: Vec<usize>, offset: usize) -> Self {
+        let k = squares.len();
+        let mut runs = [[Run::default(); MAX_SQUARES]; 2];
+        let mut nruns = [0; 2];
+        let mut b3 = [vec![0u16; 1 << k], vec![0u16; 1 << k]];
+        let mut pext = [[0u64; 2]; 2];
+        let mut pext_low = [0u32; 2];
+        for c in 0..2 {
+            // (bit, digit) in bit order.
+            let mut bits: Vec<(u32, usize)> = squares
+                .iter()
+                .enumerate()
+                .map(|(digit, &sq)| {
+                    let s = if c == 0 { sq } else { G::SQUARES - 1 - sq };
+                    (G::SQUARE_BIT[s] as u32, digit)
+                })
+                .collect();
+            bits.sort_unstable();
+            for &(b, _) in &bits {
+                pext[c][(b / 64) as usize] |= 1u64 << (b % 64);
+            }
+            pext_low[c] = pext[c][0].count_ones();
+            let mut j = 0;
+            while j < k {
+                let mut len = 1;
+                while j + len < k && bits[j + len].0 == bits[j].0 + len as u32 {
+                    len += 1;
+                }
+                runs[c][nruns[c]] = Run {
+                    shift: bits[j].0,
+                    mask: (1u64 << len) - 1,
+                    dest: j as u32,
+                };
+                nruns[c] += 1;
+                j += len;
+            }
+            for (g, v) in b3[c].iter_mut().enumerate() {
+                *v = (0..k)
+                    .filter(|&j| g & (1 << j) != 0)
+                    .map(|j| 3u16.pow(bits[j].1 as u32))
+                    .sum();
+            }
+        }
+        Window {
+            size: 3usize.pow(k as u32),
+            squares,
+            runs,
+            nruns,
+            pext,
+            pext_low,
+            b3,
+            offset,
+        }
+    }
+
+    #[inline(always)]
+    fn gather<B: Bitboard>(&self, c: usize, b: B) -> usize {
+        let mut g = 0u64;
+        for r in &self.runs[c][..self.nruns[c]] {
+            g |= (b.bits_from(r.shift) & r.mask) << r.dest;
+        }
+        g as usize
+    }
+
+    /// [`Window::gather`] with the `pext` instruction.
+    ///
+    /// # Safety
+    /// The processor must have BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn gather_pext<B: Bitboard>(&self, c: usize, b: B) -> usize {
+        use std::arch::x86_64::_pext_u64;
+        let m = &self.pext[c];
+        // SAFETY: the caller guarantees BMI2.
+        let mut g = unsafe { _pext_u64(b.bits_from(0), m[0]) };
+        if B::BITS > 64 {
+            // SAFETY: as above.
+            g |= unsafe { _pext_u64(b.bits_from(64), m[1]) } << self.pext_low[c];
+        }
+        g as usize
+    }
+
+    /// [`Window::index`] with the `pext` instruction.
+    ///
+    /// # Safety
+    /// The processor must have BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub unsafe fn index_pext<B: Bitboard>(&self, c: usize, own: B, opp: B) -> usize {
+        let t = &self.b3[c];
+        // SAFETY: the caller guarantees BMI2.
+        unsafe { t[self.gather_pext(c, own)] as usize + 2 * t[self.gather_pext(c, opp)] as usize }
+    }
+
+    /// The entry of colour `c`'s men `own` against the opponent's `opp`.
+    #[inline(always)]
+    pub fn index<B: Bitboard>(&self, c: usize, own: B, opp: B) -> usize {
+        let t = &self.b3[c];
+        t[self.gather(c, own)] as usize + 2 * t[self.gather(c, opp)] as usize
+    }
+}
+
+/// The features of one rule set: its windows and the sizes of the weight
+/// vector.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    pub windows: Vec<Window>,
+    /// Pattern entries (the sum of 3^k).
+    pub entries: usize,
+    /// Pieces at the start: the phase runs from this (opening) to 0.
+    pub phase_max: i32,
+    /// A hash of the windows and features: a weights file must carry it.
+    pub id: u64,
+}
+
+/// The windows of a geometry: blocks of `w` files by `h` ranks at steps
+/// of half a block, the last one flush with the far edge; duplicates and
+/// windows of fewer than 3 squares are dropped.
+fn blocks<G: Geometry>(w: u8, h: u8) -> Vec<Vec<usize>> {
+    let anchors = |n: u8, size: u8| -> Vec<u8> {
+        let mut a: Vec<u8> = (0..=n.saturating_sub(size))
+            .step_by((size / 2).max(1) as usize)
+            .collect();
+        let last = n.saturating_sub(size);
+        if a.last() != Some(&last) {
+            a.push(last);
+        }
+        a
+    };
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    for r0 in anchors(G::RANKS, h) {
+        for f0 in anchors(G::FILES, w) {
+            let sq: Vec<usize> = (0..G::SQUARES)
+                .filter(|&s| {
+                    let (f, r) = G::coords(s);
+                    f >= f0 && f < f0 + w && r >= r0 && r < r0 + h
+                })
+                .collect();
+            if sq.len() >= 3 && !out.contains(&sq) {
+                out.push(sq);
+            }
+        }
+    }
+    out
+}
+
+impl Layout {
+    pub fn build<R: Rules>() -> Self {
+        let mut chosen = Vec::new();
+        for (w, h) in [(4u8, 4u8), (4, 2), (2, 2)] {
+            let b = blocks::<R::Geo>(w, h);
+            if b.iter().all(|s| s.len() <= MAX_SQUARES) {
+                chosen = b;
+                break;
+            }
+        }
+        let mut windows = Vec::new();
+        let mut offset = 0;
+        let mut id: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut mix = |x: u64| {
+            id ^= x;
+            id = id.wrapping_mul(0x100_0000_01b3);
+        };
+        mix(<R::Geo as Geometry>::SQUARES as u64);
+        mix(NF as u64);
+        for sq in chosen {
+            mix(sq.len() as u64);
+            for &s in &sq {
+                mix(s as u64);
+            }
+            let w = Window::new::<R::Geo>(sq, offset);
+            offset += w.size;
+            windows.push(w);
+        }
+        let phase_max = R::START
+            .iter()
+            .map(|&(a, b)| (b - a) as i32)
+            .sum::<i32>()
+            .max(1);
+        Layout {
+            windows,
+            entries: offset,
+            phase_max,
+            id,
+        }
+    }
+
+    /// The number of weights: two phases of every entry and feature.
+    pub fn weight_count(&self) -> usize {
+        2 * (self.entries + NF)
+    }
+}
+
+/// The pattern entries of a position: White's (added) and Black's
+/// (subtracted), one per window each.
+pub fn entries<R: Rules>(layout: &Layout, pos: &Position<Bb<R>>) -> (Vec<u32>, Vec<u32>) {
+    let men = [pos.pieces[0] & !pos.kings, pos.pieces[1] & !pos.kings];
+    let w = layout
+        .windows
+        .iter()
+        .map(|win| (win.offset + win.index(0, men[0], men[1])) as u32)
+        .collect();
+    let b = layout
+        .windows
+        .iter()
+        .map(|win| (win.offset + win.index(1, men[1], men[0])) as u32)
+        .collect();
+    (w, b)
+}
+
+/// The share of the opening phase, `0..=phase_max`.
+#[inline(always)]
+pub fn phase<R: Rules>(layout: &Layout, pos: &Position<Bb<R>>) -> i32 {
+    (pos.occupied().count() as i32).min(layout.phase_max)
+}
+
+/// The pattern evaluation from the view of the player to move, in
+/// centi-men, with weights `w` (checked against the layout when loaded).
+#[inline(always)]
+pub fn evaluate<R: Rules>(pos: &Position<Bb<R>>, w: &Weights) -> Score {
+    evaluate_by::<R>(pos, w, |win, c, own, opp| win.index(c, own, opp))
+}
+
+/// [`evaluate`] with the `pext` instruction.
+///
+/// # Safety
+/// The processor must have BMI2 and POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi2")]
+pub unsafe fn evaluate_bmi2<R: Rules>(pos: &Position<Bb<R>>, w: &Weights) -> Score {
+    // SAFETY: this function is compiled for and called only on BMI2.
+    evaluate_by::<R>(pos, w, |win, c, own, opp| unsafe {
+        win.index_pext(c, own, opp)
+    })
+}
+
+#[inline(always)]
+fn evaluate_by<R: Rules>(
+    pos: &Position<Bb<R>>,
+    w: &Weights,
+    index: impl Fn(&Window, usize, Bb<R>, Bb<R>) -> usize,
+) -> Score {
+    let t: &Tables<Bb<R>> = eval::tables::<R>();
+    let layout = &t.layout;
+    let men = [pos.pieces[0] & !pos.kings, pos.pieces[1] & !pos.kings];
+    let p = &w.pattern;
+    let (mut open, mut end) = (0i32, 0i32);
+    for win in &layout.windows {
+        let iw = 2 * (win.offset + index(win, 0, men[0], men[1]));
+        let ib = 2 * (win.offset + index(win, 1, men[1], men[0]));
+        if let (Some(a), Some(b)) = (p.get(iw..iw + 2), p.get(ib..ib + 2)) {
+            open += a[0] as i32 - b[0] as i32;
+            end += a[1] as i32 - b[1] as i32;
+        }
+    }
+    let f = eval::feature_difference::<R>(t, pos);
+    for (k, &x) in f.iter().enumerate() {
+        if let Some(d) = w.dense.get(2 * k..2 * k + 2) {
+            open += d[0] as i32 * x;
+            end += d[1] as i32 * x;
+        }
+    }
+    let ph = phase::<R>(layout, pos);
+    let n = layout.phase_max;
+    let mut s = ((open as i64 * ph as i64 + end as i64 * (n - ph) as i64)
+        / (n as i64 * SCALE as i64)) as Score;
+    if eval::is_drawish::<R>(pos) {
+        s /= eval::DRAWISH_DIVISOR;
+    }
+    if pos.side == 0 { s } else { -s }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draughts::{
+        Brazilian, Draughts, English, Hex, International, Spanish, Turkish, TurkishImmediate,
+    };
+    use crate::game::{Game, MoveList, zobrist};
+
+    /// The position with colours swapped and the board turned half a turn.
+    fn mirror<R: Rules>(pos: &Position<Bb<R>>) -> Position<Bb<R>> {
+        let n = <R::Geo as Geometry>::SQUARES;
+        let flip = |b: Bb<R>| {
+            let mut out = Bb::<R>::ZERO;
+            for sq in 0..n {
+                if b.has(<R::Geo as Geometry>::SQUARE_BIT[sq] as u32) {
+                    out |= <R::Geo as Geometry>::bit_of(n - 1 - sq);
+                }
+            }
+            out
+        };
+        Position::new(
+            flip(pos.pieces[1]),
+            flip(pos.pieces[0]),
+            flip(pos.kings),
+            pos.side ^ 1,
+        )
+    }
+
+    /// Random weights, so that every window and feature counts.
+    fn random_weights<R: Rules>(seed: u64) -> Weights {
+        let layout = &eval::tables::<R>().layout;
+        let mut s = seed;
+        let mut r = || (zobrist::splitmix64(&mut s) % 2001) as i16 - 1000;
+        Weights {
+            variant: R::NAME.to_string(),
+            layout: layout.id,
+            pattern: (0..2 * layout.entries).map(|_| r()).collect(),
+            dense: (0..2 * NF).map(|_| r()).collect(),
+        }
+    }
+
+    /// Random positions from random games, the mirror scores the same for
+    /// the player to move, with random weights and with the hand ones.
+    fn colour_symmetric<R: Rules>() {
+        let g = Draughts::<R>::default();
+        let w = random_weights::<R>(7);
+        let mut seed = 11u64;
+        for game in 0..20 {
+            let mut pos = g.start();
+            for _ in 0..(20 + 7 * game) {
+                let mut list = MoveList::new();
+                g.generate(&pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let i = (zobrist::splitmix64(&mut seed) % list.len() as u64) as usize;
+                pos = g.play(&pos, list[i]);
+                let m = mirror::<R>(&pos);
+                assert_eq!(
+                    evaluate::<R>(&pos, &w),
+                    evaluate::<R>(&m, &w),
+                    "{} {}",
+                    R::NAME,
+                    g.format_fen(&pos)
+                );
+                assert_eq!(eval::evaluate::<R>(&pos), eval::evaluate::<R>(&m));
+            }
+        }
+    }
+
+    #[test]
+    fn features_are_colour_symmetric_in_every_variant() {
+        colour_symmetric::<International>();
+        colour_symmetric::<Brazilian>();
+        colour_symmetric::<English>();
+        colour_symmetric::<Spanish>();
+        colour_symmetric::<Turkish>();
+        colour_symmetric::<TurkishImmediate>();
+        colour_symmetric::<Hex>();
+    }
+
+    /// The hand weights in pattern form give the hand evaluation exactly.
+    fn hand_in_pattern_form<R: Rules>() {
+        let g = Draughts::<R>::default();
+        let w = Weights::hand::<R>();
+        let mut seed = 5u64;
+        let mut pos = g.start();
+        for _ in 0..80 {
+            assert_eq!(evaluate::<R>(&pos, &w), eval::evaluate::<R>(&pos));
+            let mut list = MoveList::new();
+            g.generate(&pos, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            let i = (zobrist::splitmix64(&mut seed) % list.len() as u64) as usize;
+            pos = g.play(&pos, list[i]);
+        }
+    }
+
+    #[test]
+    fn hand_weights_reproduce_the_hand_evaluation() {
+        hand_in_pattern_form::<International>();
+        hand_in_pattern_form::<English>();
+        hand_in_pattern_form::<Turkish>();
+        hand_in_pattern_form::<Hex>();
+    }
+
+    /// The `pext` gather gives the same indices as the portable one.
+    fn pext_agrees<R: Rules>() {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("popcnt") {
+            let g = Draughts::<R>::default();
+            let w = random_weights::<R>(3);
+            let mut seed = 9u64;
+            let mut pos = g.start();
+            for _ in 0..100 {
+                // SAFETY: checked just above.
+                let fast = unsafe { evaluate_bmi2::<R>(&pos, &w) };
+                assert_eq!(fast, evaluate::<R>(&pos, &w));
+                let mut list = MoveList::new();
+                g.generate(&pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let i = (zobrist::splitmix64(&mut seed) % list.len() as u64) as usize;
+                pos = g.play(&pos, list[i]);
+            }
+        }
+    }
+
+    #[test]
+    fn the_pext_gather_agrees_with_the_portable_one() {
+        pext_agrees::<International>();
+        pext_agrees::<English>();
+        pext_agrees::<Turkish>();
+        pext_agrees::<Hex>();
+    }
+
+    #[test]
+    fn windows_fit_every_board() {
+        fn check<R: Rules>(expect: usize) {
+            let l = &eval::tables::<R>().layout;
+            assert!(l.windows.iter().all(|w| w.squares.len() <= MAX_SQUARES));
+            assert_eq!(l.windows.len(), expect, "{}", R::NAME);
+            // Every square is in some window.
+            for s in 0..<R::Geo as Geometry>::SQUARES {
+                assert!(
+                    l.windows.iter().any(|w| w.squares.contains(&s)),
+                    "{} {s}",
+                    R::NAME
+                );
+            }
+        }
+        check::<International>(16);
+        check::<English>(9);
+        check::<Turkish>(21);
+        check::<Hex>(check_hex());
+        fn check_hex() -> usize {
+            eval::tables::<Hex>().layout.windows.len()
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! Self-play data: games of Salto against itself from random openings,
+//! searched at fixed nodes or depth on one thread with a fresh table per
+//! game, so that game `i` of a run depends only on the seed and `i`. A run
+//! of `N` games split into shards `K/N` writes the same games in the same
+//! order: the shards' files concatenate into the single run's file.
+
+use super::data::{Sample, encode};
+use crate::draughts::Draughts;
+use crate::draughts::position::Bb;
+use crate::draughts::rules::Rules;
+use crate::game::{Game, MoveList, Outcome, zobrist};
+use crate::search::{Control, Limits, Searcher};
+
+/// What one run plays.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Games of the whole run (all shards).
+    pub games: u64,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Uniformly random plies from the start before the searched game.
+    pub random_plies: u32,
+    pub seed: u64,
+    /// This shard, 1-based, of `shards`.
+    pub shard: u64,
+    pub shards: u64,
+    /// A game still going after this many plies is scored a draw.
+    pub max_plies: u32,
+    pub hash_mib: usize,
+}
+
+impl Config {
+    /// The game indices of this shard: a contiguous range, so that shards
+    /// `1..=N` in order cover `0..games` in order.
+    pub fn range(&self) -> std::ops::Range<u64> {
+        let k = self.shard - 1;
+        (k * self.games / self.shards)..((k + 1) * self.games / self.shards)
+    }
+}
+
+fn rng_for(seed: u64, index: u64) -> u64 {
+    let mut s = seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    zobrist::splitmix64(&mut s)
+}
+
+/// A random opening: `plies` uniformly random moves from the start, tried
+/// again while the game ends during them.
+fn opening<G: Game>(game: &G, plies: u32, rng: &mut u64) -> G::Position {
+    'retry: for _ in 0..1000 {
+        let mut pos = game.start();
+        for _ in 0..plies {
+            let mut list = MoveList::new();
+            game.generate(&pos, &mut list);
+            if list.is_empty() || game.outcome(&pos).is_some() {
+                continue 'retry;
+            }
+            let i = (zobrist::splitmix64(rng) % list.len() as u64) as usize;
+            pos = game.play(&pos, list[i]);
+        }
+        let mut list = MoveList::new();
+        game.generate(&pos, &mut list);
+        if !list.is_empty() && game.outcome(&pos).is_none() {
+            return pos;
+        }
+    }
+    game.start()
+}
+
+/// Plays game `index` of the run and returns its quiet positions with the
+/// search score and the result.
+pub fn play_game<R: Rules>(game: Draughts<R>, cfg: &Config, index: u64) -> Vec<Sample<Bb<R>>> {
+    let mut rng = rng_for(cfg.seed, index);
+    let mut pos = opening(&game, cfg.random_plies, &mut rng);
+    let mut searcher = Searcher::new(game, cfg.hash_mib, 1);
+    let control = Control::new();
+    let limits = Limits {
+        depth: cfg.depth,
+        nodes: cfg.nodes,
+        ..Limits::default()
+    };
+    let mut history: Vec<u64> = Vec::new();
+    let mut samples: Vec<(Sample<Bb<R>>, u8)> = Vec::new();
+    // The winner (0 or 1), or None for a draw.
+    let winner: Option<u8> = loop {
+        if history.len() as u32 >= cfg.max_plies {
+            break None;
+        }
+        match game.outcome(&pos) {
+            Some(Outcome::Draw) => break None,
+            Some(Outcome::Win(p)) => break Some(p as u8),
+            None => {}
+        }
+        let h = game.hash(&pos);
+        let window = game.reversible_plies(&pos) as usize;
+        let seen = history
+            .iter()
+            .rev()
+            .take(window)
+            .filter(|&&x| x == h)
+            .count();
+        if seen >= 2 {
+            break None;
+        }
+        let r = searcher.search(&pos, &history, &limits, &control, &mut |_| {});
+        let Some(best) = r.best else {
+            break Some(pos.side ^ 1);
+        };
+        if !game.is_unstable(&pos) {
+            let score = r.score.clamp(-32_000, 32_000) as i16;
+            samples.push((
+                Sample {
+                    pos,
+                    score,
+                    result: 1,
+                },
+                pos.side,
+            ));
+        }
+        history.push(h);
+        pos = game.play(&pos, best);
+    };
+    samples
+        .into_iter()
+        .map(|(mut s, side)| {
+            s.result = match winner {
+                None => 1,
+                Some(w) if w == side => 2,
+                Some(_) => 0,
+            };
+            s
+        })
+        .collect()
+}
+
+/// The records of games `indices`, in order.
+pub fn encode_games<R: Rules>(
+    game: Draughts<R>,
+    cfg: &Config,
+    indices: std::ops::Range<u64>,
+) -> (Vec<u8>, u64) {
+    let mut out = Vec::new();
+    let mut n = 0;
+    for i in indices {
+        for s in play_game(game, cfg, i) {
+            encode::<R>(&s, &mut out);
+            n += 1;
+        }
+    }
+    (out, n)
+}

@@ -1,0 +1,178 @@
+//! `salto datagen` and `salto train` from the outside: shards run through
+//! GNU parallel concatenate into the single run's file, training writes a
+//! weights file that the engine loads, and bad weights files are refused.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn salto(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_salto"))
+        .args(args)
+        .output()
+        .expect("run salto");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("salto-learn-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn s(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+const GEN: [&str; 10] = [
+    "--variant",
+    "english",
+    "--games",
+    "6",
+    "--nodes",
+    "300",
+    "--seed",
+    "5",
+    "--max-plies",
+    "120",
+];
+
+#[test]
+fn shards_through_gnu_parallel_equal_a_single_run() {
+    let have_parallel = Command::new("parallel")
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !have_parallel {
+        // CI installs it (.ci/run); there its absence is a failure.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "GNU parallel is missing on CI (.ci/run installs it)"
+        );
+        eprintln!("skipped: GNU parallel is not installed (apt-get install parallel)");
+        return;
+    }
+    let d = temp_dir("shards");
+    let single = d.join("single.bin");
+    let mut args: Vec<String> = vec!["datagen".into()];
+    args.extend(GEN.iter().map(|a| a.to_string()));
+    args.extend(["--out".into(), s(&single)]);
+    let a: Vec<&str> = args.iter().map(|x| x.as_str()).collect();
+    let (ok, _, err) = salto(&a);
+    assert!(ok, "{err}");
+    // Two shards at once, as docs/evaluation.md shows.
+    let out = Command::new("parallel")
+        .args(["--will-cite", "-j", "2", env!("CARGO_BIN_EXE_salto")])
+        .arg("datagen")
+        .args(GEN)
+        .args(["--shard", "{}/2", "--out"])
+        .arg(format!("{}/shard-{{}}.bin", s(&d)))
+        .args([":::", "1", "2"])
+        .output()
+        .expect("run parallel");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut merged = std::fs::read(d.join("shard-1.bin")).expect("shard 1");
+    merged.extend(std::fs::read(d.join("shard-2.bin")).expect("shard 2"));
+    let whole = std::fs::read(&single).expect("single");
+    assert!(whole.len() > 100 * 16, "{} bytes", whole.len());
+    assert!(merged == whole, "the shards differ from the single run");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn training_writes_weights_the_engine_loads_and_bad_files_are_refused() {
+    let d = temp_dir("train");
+    let data = d.join("data.bin");
+    let mut args: Vec<String> = vec!["datagen".into()];
+    args.extend(GEN.iter().map(|a| a.to_string()));
+    args.extend(["--out".into(), s(&data)]);
+    let a: Vec<&str> = args.iter().map(|x| x.as_str()).collect();
+    let (ok, _, err) = salto(&a);
+    assert!(ok, "{err}");
+    let w = d.join("w.bin");
+    let (ok, _, err) = salto(&[
+        "train",
+        "--variant",
+        "english",
+        "--data",
+        &s(&data),
+        "--out",
+        &s(&w),
+        "--epochs",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert!(ok, "{err}");
+    assert!(err.contains("validation loss"), "{err}");
+    // The same run again gives the same file.
+    let w2 = d.join("w2.bin");
+    let (ok, _, err) = salto(&[
+        "train",
+        "--variant",
+        "english",
+        "--data",
+        &s(&data),
+        "--out",
+        &s(&w2),
+        "--epochs",
+        "2",
+        "--threads",
+        "2",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(std::fs::read(&w).ok(), std::fs::read(&w2).ok());
+    let (ok, out, err) = salto(&[
+        "analyse",
+        "--variant",
+        "english",
+        "--depth",
+        "4",
+        "--eval-file",
+        &s(&w),
+    ]);
+    assert!(ok && out.contains("best move="), "{out}{err}");
+    // The wrong variant, a corrupt file, no file: refused with a message.
+    let (ok, _, err) = salto(&[
+        "analyse",
+        "--variant",
+        "brazilian",
+        "--depth",
+        "2",
+        "--eval-file",
+        &s(&w),
+    ]);
+    assert!(!ok && err.contains("for english, not brazilian"), "{err}");
+    let mut bytes = std::fs::read(&w).expect("weights");
+    let n = bytes.len();
+    bytes[n / 2] ^= 0x40;
+    let bad = d.join("bad.bin");
+    std::fs::write(&bad, &bytes).expect("write");
+    let (ok, _, err) = salto(&[
+        "analyse",
+        "--variant",
+        "english",
+        "--depth",
+        "2",
+        "--eval-file",
+        &s(&bad),
+    ]);
+    assert!(!ok && err.contains("checksum"), "{err}");
+    let (ok, _, err) = salto(&[
+        "analyse",
+        "--variant",
+        "english",
+        "--eval-file",
+        &s(&d.join("none")),
+    ]);
+    assert!(!ok && err.contains("cannot read weights file"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}

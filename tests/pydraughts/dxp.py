@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Drive `salto dxp --listen` with pydraughts' DXP client (DXPEngine), as a
+user of pydraughts would: pydraughts is the initiator and plays black with
+random legal moves; Salto, the follower, plays white. Every move Salto
+sends must be in pydraughts' own legal move list.
+
+Usage: dxp.py PORT PLIES
+Prints "ok PLIES FEN" and exits 0 when every move passed; 1 otherwise.
+"""
+
+import os
+import random
+import sys
+
+import draughts
+from draughts.engine import DXPEngine
+
+
+def main():
+    port, plies = int(sys.argv[1]), int(sys.argv[2])
+    engine = DXPEngine(
+        None,
+        {"engine-opened": True, "ip": "127.0.0.1", "port": port},
+        initial_time=120,
+    )
+    board = draughts.Board(variant="standard")
+    rng = random.Random(7)
+    played = 0
+    while played < plies and not board.is_over():
+        legal = board.legal_moves()
+        if board.turn == draughts.WHITE:
+            result = engine.play(board)
+            move = result.move
+            if move is None:
+                print(f"no move from Salto after {played} plies", file=sys.stderr)
+                return 1
+            if not any(m.board_move == move.board_move for m in legal):
+                print(f"illegal move from Salto: {move.board_move} in {board.fen}", file=sys.stderr)
+                return 1
+        else:
+            move = rng.choice(legal)
+        board.push(move)
+        played += 1
+    # GAMEEND, then the connection is closed.
+    engine.quit()
+    print(f"ok {played} {board.fen}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    code = main()
+    sys.stdout.flush()
+    # pydraughts' receiver thread may outlive the socket: do not wait for it.
+    os._exit(code)
