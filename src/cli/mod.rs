@@ -4,9 +4,9 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod datagen;
 pub mod dxp;
 pub mod gui;
-pub mod datagen;
 pub mod matches;
 pub mod perft;
 pub mod train;
