@@ -324,6 +324,7 @@ impl Table {
             root_fen: self.session.custom_root(),
             moves: line[..ply].to_vec(),
             pdn_moves: pdn_line[..ply].to_vec(),
+            comments: Vec::new(),
             opening_plies: 0,
             root_to_move: self.session.root_to_move(),
             first_player: self.session.first_player(),

@@ -5,7 +5,7 @@
 //! PVS in [`super::worker`], paranoid, Best-Reply, max^n and greedy in
 //! [`super::multi`]) plug in behind [`RootSearch`].
 
-use super::time::TimeManager;
+use super::time::{Stability, TimeManager};
 use super::tt::{Bound, Tt, score_to_tt};
 use super::{Control, Info, Limits, SearchResult};
 use crate::game::{Game, MoveList, SCORE_INF, SCORE_WIN, SCORE_WIN_MIN, Score, legal_prefix};
@@ -232,6 +232,7 @@ pub fn iterate<G: Game, S: RootSearch<G>>(
         let max_depth = max_depth(limits);
         let clocked = clocked(limits);
         let mut last_iter_time = 0.0f64;
+        let mut stability = Stability::default();
         for depth in 1..=max_depth {
             let search_depth = search.search_depth(depth, max_depth);
             let iter_start = Instant::now();
@@ -256,8 +257,10 @@ pub fn iterate<G: Game, S: RootSearch<G>>(
             let t = iter_start.elapsed().as_secs_f64();
             let next = next_iteration_time(t, last_iter_time);
             last_iter_time = t;
+            let best = &search.root_moves()[0];
+            let scale = stability.update(best.index, best.score);
             if let Some(tm) = time
-                && tm.stop_iterating(control, next)
+                && tm.stop_iterating(control, next, scale)
             {
                 break;
             }

@@ -2,8 +2,18 @@
 //! that cannot finish in time) and a hard limit (abort the search), both
 //! measured from the moment the clock starts (the search's start, or
 //! `ponder-hit` when pondering).
+//!
+//! A fixed move time (`move-time` without a clock) is a budget to spend:
+//! the search goes on into the next iteration until the hard limit stops it
+//! in the node loop, and plays the best move of the partial iteration (the
+//! root keeps the move that beat the first one in front, so a partial
+//! iteration never plays a move worse than the last complete one's best).
+//! Under a clock the soft limit is scaled by [`Stability`]: more time when
+//! the best move changes or the score falls between iterations, less when
+//! one move has stayed best for several iterations.
 
 use super::{Control, Limits};
+use crate::game::Score;
 use std::time::Instant;
 
 /// Moves we assume are left when the clock does not say (`moves` absent).
@@ -25,6 +35,70 @@ pub const MARGIN_FRACTION: f64 = 0.08;
 pub const MARGIN_MAX: f64 = 0.05;
 /// Even a tiny clock gets at least this much search time, seconds.
 pub const MIN_THINK: f64 = 0.0005;
+/// Stability scaling: each change of the best move between iterations adds
+/// this much weight; the weight halves every iteration.
+pub const CHANGE_WEIGHT: f64 = 0.6;
+pub const CHANGE_DECAY: f64 = 0.5;
+/// A score drop of this many centi-men between iterations scales the time
+/// by 2 (a rise scales it down, within the bounds below).
+pub const DROP_SCALE: f64 = 150.0;
+pub const DROP_MIN: f64 = 0.8;
+pub const DROP_MAX: f64 = 1.6;
+/// The best move unchanged for this many iterations: one move dominates.
+pub const STABLE_ITERATIONS: u32 = 4;
+/// The scale when one move dominates.
+pub const STABLE_SCALE: f64 = 0.7;
+/// The bounds of the whole scale.
+pub const SCALE_MIN: f64 = 0.5;
+pub const SCALE_MAX: f64 = 2.5;
+
+/// The factor on the soft limit: `changes` is the decayed count of best
+/// move changes, `drop` how far the score fell since the last iteration
+/// (centi-men, negative when it rose), `stable` the iterations the best
+/// move has stayed the same.
+pub fn stability_scale(changes: f64, drop: Score, stable: u32) -> f64 {
+    let instability = 1.0 + CHANGE_WEIGHT * changes;
+    let falling = (1.0 + drop as f64 / DROP_SCALE).clamp(DROP_MIN, DROP_MAX);
+    let dominant = if stable >= STABLE_ITERATIONS {
+        STABLE_SCALE
+    } else {
+        1.0
+    };
+    (instability * falling * dominant).clamp(SCALE_MIN, SCALE_MAX)
+}
+
+/// What the iterations so far said about the best move: fed the best move
+/// and score of each complete iteration, gives the soft limit's scale.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stability {
+    best: Option<u16>,
+    score: Option<Score>,
+    changes: f64,
+    stable: u32,
+}
+
+impl Stability {
+    /// Records an iteration that ended with root move `best` (its index in
+    /// the root's move list) scored `score`; returns the new scale.
+    pub fn update(&mut self, best: u16, score: Score) -> f64 {
+        self.changes *= CHANGE_DECAY;
+        match self.best {
+            Some(b) if b == best => self.stable += 1,
+            Some(_) => {
+                self.changes += 1.0;
+                self.stable = 0;
+            }
+            None => {}
+        }
+        // Scores near a win are distances, not values: cap the drop.
+        let drop = self.score.map_or(0, |prev| {
+            (prev as i64 - score as i64).clamp(-1000, 1000) as Score
+        });
+        self.best = Some(best);
+        self.score = Some(score);
+        stability_scale(self.changes, drop, self.stable)
+    }
+}
 
 /// The two limits of one search, in seconds from the clock's start.
 #[derive(Clone, Copy, Debug)]
@@ -33,6 +107,8 @@ pub struct TimeManager {
     pub soft: Option<f64>,
     /// Abort the search at this point.
     pub hard: Option<f64>,
+    /// A fixed move time and no clock: iterate until the hard limit.
+    pub fixed: bool,
     search_start: Instant,
     pondering_at_start: bool,
 }
@@ -47,6 +123,7 @@ impl TimeManager {
         TimeManager {
             soft,
             hard,
+            fixed: limits.move_time.is_some() && limits.time.is_none() && !limits.infinite,
             search_start: Instant::now(),
             pondering_at_start: pondering,
         }
@@ -120,18 +197,109 @@ impl TimeManager {
     }
 
     /// True when a new iteration that would take about `next_iteration`
-    /// seconds should not be started.
-    pub fn stop_iterating(&self, control: &Control, next_iteration: f64) -> bool {
-        let Some(c) = self.clock(control) else {
-            return false;
-        };
-        self.soft.is_some_and(|s| c >= s) || self.hard.is_some_and(|h| c + next_iteration > h)
+    /// seconds should not be started, the soft limit scaled by `scale`
+    /// (see [`Stability`]).
+    pub fn stop_iterating(&self, control: &Control, next_iteration: f64, scale: f64) -> bool {
+        self.clock(control)
+            .is_some_and(|c| self.stop_at(c, next_iteration, scale))
+    }
+
+    /// [`Self::stop_iterating`] at `clock` seconds on the clock. A fixed
+    /// move time starts the next iteration whenever time is left: the hard
+    /// limit ends it, and its partial result is used.
+    pub fn stop_at(&self, clock: f64, next_iteration: f64, scale: f64) -> bool {
+        if self.fixed {
+            return self.hard.is_some_and(|h| clock >= h);
+        }
+        let hard = self.hard.unwrap_or(f64::INFINITY);
+        self.soft.is_some_and(|s| clock >= (s * scale).min(hard)) || clock + next_iteration > hard
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn manager(limits: &Limits) -> TimeManager {
+        TimeManager::new(limits, false)
+    }
+
+    #[test]
+    fn a_fixed_move_time_iterates_until_the_hard_limit() {
+        let t = manager(&Limits {
+            move_time: Some(1.0),
+            ..Limits::default()
+        });
+        assert!(t.fixed);
+        let h = t.hard.expect("hard");
+        // An iteration predicted to overrun is still started ...
+        assert!(!t.stop_at(0.5, 10.0, 1.0));
+        assert!(!t.stop_at(h - 0.001, 10.0, 1.0));
+        // ... whatever the stability says; the hard limit ends it.
+        assert!(!t.stop_at(0.5, 10.0, SCALE_MIN));
+        assert!(t.stop_at(h, 0.0, 1.0));
+    }
+
+    #[test]
+    fn a_clock_stops_at_the_scaled_soft_limit_or_a_predicted_overrun() {
+        let t = manager(&Limits {
+            time: Some(60.0),
+            ..Limits::default()
+        });
+        assert!(!t.fixed);
+        let (s, h) = (t.soft.expect("soft"), t.hard.expect("hard"));
+        assert!(s < h);
+        assert!(!t.stop_at(s * 0.9, 0.0, 1.0));
+        assert!(t.stop_at(s, 0.0, 1.0));
+        // Unstable: more time; dominant: less.
+        assert!(!t.stop_at(s * 1.5, 0.0, 2.0));
+        assert!(t.stop_at(s * 0.6, 0.0, 0.5));
+        // Never past the hard limit, whatever the scale.
+        assert!(t.stop_at(h, 0.0, 1e9));
+        // An iteration that cannot finish is not started.
+        assert!(t.stop_at(s * 0.5, h, 1.0));
+        // A clock with a move time too is not fixed.
+        let both = manager(&Limits {
+            time: Some(60.0),
+            move_time: Some(1.0),
+            ..Limits::default()
+        });
+        assert!(!both.fixed);
+    }
+
+    #[test]
+    fn the_scale_grows_with_changes_and_drops_and_shrinks_when_stable() {
+        assert_eq!(stability_scale(0.0, 0, 0), 1.0);
+        assert!(stability_scale(1.0, 0, 0) > 1.0);
+        assert!(stability_scale(2.0, 0, 0) > stability_scale(1.0, 0, 0));
+        assert!(stability_scale(0.0, 50, 0) > 1.0);
+        assert!(stability_scale(0.0, -50, 0) < 1.0);
+        assert_eq!(stability_scale(0.0, 0, STABLE_ITERATIONS), STABLE_SCALE);
+        assert_eq!(stability_scale(100.0, 10_000, 0), SCALE_MAX);
+        assert!(stability_scale(0.0, -10_000, 99) >= SCALE_MIN);
+    }
+
+    #[test]
+    fn stability_counts_changes_and_decays_them() {
+        let mut st = Stability::default();
+        assert_eq!(st.update(3, 10), 1.0);
+        let changed = st.update(5, 10);
+        assert!(changed > 1.0, "{changed}");
+        let calmer = st.update(5, 10);
+        assert!(calmer < changed && calmer > 1.0, "{calmer}");
+        // The same move for long enough: less than the even share.
+        let mut last = 0.0;
+        for _ in 0..STABLE_ITERATIONS + 2 {
+            last = st.update(5, 10);
+        }
+        assert!(last < 1.0, "{last}");
+        // A falling score asks for more.
+        assert!(st.update(5, -100) > last);
+        // Win distances do not blow up the drop.
+        let mut w = Stability::default();
+        w.update(0, crate::game::SCORE_WIN - 5);
+        assert!(w.update(0, -crate::game::SCORE_WIN + 5) <= SCALE_MAX);
+    }
 
     #[test]
     fn move_time_keeps_a_safety_margin() {
