@@ -330,7 +330,6 @@ impl Table {
             first_player: self.session.first_player(),
             final_fen: snap.fen,
             think_time: vec![0.0; n],
-            comments: Vec::new(),
         };
         let header = PdnHeader {
             event: "salto gui",
