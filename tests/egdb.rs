@@ -21,7 +21,7 @@ use salto::draughts::{
     Bb, Bitboard, Brazilian, Draughts, English, Geometry, Hex, International, Position, Rules,
     Spanish, Turkish, TurkishImmediate,
 };
-use salto::egdb::build::{BuildOptions, build_all};
+use salto::egdb::build::{BuildOptions, SliceReport, build_all};
 use salto::egdb::{Database, Wdl};
 use salto::{Game, MoveList};
 use std::collections::HashMap;
@@ -205,12 +205,47 @@ fn solve<R: Rules>(positions: &[Position<Bb<R>>]) -> Vec<Wdl> {
     val.into_iter().map(|v| v.unwrap_or(Wdl::Draw)).collect()
 }
 
+/// The distance to conversion the successors give a won or lost position
+/// (test code of its own): no move, 0; a win, 1 + the least distance of a
+/// lost successor (a successor of another material counts 0); a loss, 1 +
+/// the greatest distance of a successor; saturating at 255.
+fn dtc_from_successors<R: Rules>(db: &Database, pos: &Position<Bb<R>>, won: bool) -> Option<u8> {
+    let game = Draughts::<R>::default();
+    let mut list = MoveList::new();
+    game.generate(pos, &mut list);
+    let count = |p: &Position<Bb<R>>| {
+        let k = p.kings;
+        [
+            (p.pieces[0] & !k).count(),
+            (p.pieces[0] & k).count(),
+            (p.pieces[1] & !k).count(),
+            (p.pieces[1] & k).count(),
+        ]
+    };
+    let mut best: Option<u32> = None;
+    for &mv in list.iter() {
+        let next = game.play(pos, mv);
+        let (v, d) = if count(&next) == count(pos) {
+            let (v, d) = db.probe_dtc::<R>(&next)?;
+            (v, d? as u32)
+        } else {
+            (db.probe::<R>(&next)?, 0)
+        };
+        if !won || v == Wdl::Loss {
+            let pick = if won { u32::min } else { u32::max };
+            best = Some(best.map_or(d, |b| pick(b, d)));
+        }
+    }
+    Some(best.map_or(0, |b| (b + 1).min(255)) as u8)
+}
+
 /// Builds `R` up to `n` pieces; checks the enumeration against the index,
 /// the consistency of every value, and (up to `solve_n` pieces) the
 /// values against the independent solver.
-fn check<R: Rules>(name: &str, n: u32, solve_n: u32) -> (Database, TempDir) {
+fn check<R: Rules>(name: &str, n: u32, solve_n: u32) -> (Database, TempDir, Vec<SliceReport>) {
     let dir = temp_dir(name);
     let reports = build_all::<R>(&BuildOptions {
+        dtc_pieces: 4,
         root: &dir.0,
         pieces: n,
         progress: false,
@@ -229,10 +264,22 @@ fn check<R: Rules>(name: &str, n: u32, solve_n: u32) -> (Database, TempDir) {
                 .filter_map(|p| {
                     let stored = db.probe::<R>(&p);
                     let want = from_successors::<R>(&db, &p);
-                    (stored.is_none() || stored != want).then(|| {
-                        format!(
+                    let fen = || Draughts::<R>::default().format_fen(&p);
+                    if stored.is_none() || stored != want {
+                        return Some(format!(
                             "{} stored {stored:?}, successors say {want:?}",
-                            Draughts::<R>::default().format_fen(&p)
+                            fen()
+                        ));
+                    }
+                    let stored_dtc = db.probe_dtc::<R>(&p).and_then(|(_, d)| d);
+                    let want_dtc = match want {
+                        Some(Wdl::Draw) | None => Some(0),
+                        Some(v) => dtc_from_successors::<R>(&db, &p, v == Wdl::Win),
+                    };
+                    (stored_dtc != want_dtc).then(|| {
+                        format!(
+                            "{} distance {stored_dtc:?}, successors say {want_dtc:?}",
+                            fen()
                         )
                     })
                 })
@@ -262,7 +309,7 @@ fn check<R: Rules>(name: &str, n: u32, solve_n: u32) -> (Database, TempDir) {
             "{name}: values differ from the independent solver"
         );
     }
-    (db, dir)
+    (db, dir, reports)
 }
 
 fn choose(n: u64, k: u64) -> u64 {
@@ -271,13 +318,7 @@ fn choose(n: u64, k: u64) -> u64 {
 
 #[test]
 fn english_up_to_4_pieces_and_the_published_counts() {
-    let dir = temp_dir("english-counts");
-    let reports = build_all::<English>(&BuildOptions {
-        root: &dir.0,
-        pieces: 4,
-        progress: false,
-    })
-    .expect("build");
+    let (db, _dir, reports) = check::<English>("english", 4, 3);
     // Schaeffer et al.'s table of checkers positions by piece count (one
     // side to move, positions with one side's pieces only included):
     // 2: 6,972; 3: 261,224; 4: 7,092,774 (docs/egdb.md). The database
@@ -295,8 +336,6 @@ fn english_up_to_4_pieces_and_the_published_counts() {
                 .sum::<u64>();
         assert_eq!(two_sided + one_sided, published, "{n} pieces");
     }
-    drop(dir);
-    let (db, _dir) = check::<English>("english", 4, 3);
     let s = db.slice("0101".parse().unwrap()).expect("slice 0101");
     // 1 king v 1 king, White to move: 230 wins, 654 draws, 108 losses
     // (docs/egdb.md cites the published figures).
@@ -340,6 +379,7 @@ fn international_up_to_4_pieces() {
 fn bad_files_are_skipped_and_rebuilt_and_finished_ones_reused() {
     let dir = temp_dir("files");
     let opts = BuildOptions {
+        dtc_pieces: 0,
         root: &dir.0,
         pieces: 3,
         progress: false,
@@ -380,4 +420,44 @@ fn bad_files_are_skipped_and_rebuilt_and_finished_ones_reused() {
     assert_eq!(std::fs::read(path("0101")).expect("read"), good);
     let db = Database::open::<English>(&dir.0, 3);
     assert!(db.probe::<English>(&pos).is_some());
+    assert_eq!(db.probe_dtc::<English>(&pos).and_then(|p| p.1), None);
+
+    // Distances added later: the slices up to 2 pieces get .dtc files,
+    // their .egdb files stay as they were, and a bad .dtc is skipped (the
+    // value still probes, without a distance) and rewritten by the next
+    // build.
+    let with_dtc = BuildOptions {
+        dtc_pieces: 2,
+        ..opts
+    };
+    let egdb_before: Vec<Vec<u8>> = second
+        .iter()
+        .map(|r| std::fs::read(path(&r.material.to_string())).expect("read"))
+        .collect();
+    let third = build_all::<English>(&with_dtc).expect("add distances");
+    for (r, before) in third.iter().zip(&egdb_before) {
+        let m = r.material.to_string();
+        assert_eq!(r.reused, r.material.pieces() > 2, "{m}");
+        assert_eq!(r.dtc, r.material.pieces() <= 2, "{m}");
+        assert_eq!(&std::fs::read(path(&m)).expect("read"), before, "{m}");
+    }
+    let dtc_path = dir.0.join("english").join("0101.dtc");
+    let db = Database::open::<English>(&dir.0, 3);
+    let (value, dtc) = db.probe_dtc::<English>(&pos).expect("probe");
+    assert!(dtc.is_some());
+    let mut bad = std::fs::read(&dtc_path).expect("read");
+    let last = bad.len() - 1;
+    bad[last] ^= 1;
+    std::fs::write(&dtc_path, &bad).expect("write");
+    let db = Database::open::<English>(&dir.0, 3);
+    assert_eq!(db.probe_dtc::<English>(&pos), Some((value, None)));
+    let fourth = build_all::<English>(&with_dtc).expect("repair distances");
+    let rebuilt: Vec<String> = fourth
+        .iter()
+        .filter(|r| !r.reused)
+        .map(|r| r.material.to_string())
+        .collect();
+    assert_eq!(rebuilt, ["0101"]);
+    let db = Database::open::<English>(&dir.0, 3);
+    assert_eq!(db.probe_dtc::<English>(&pos), Some((value, dtc)));
 }

@@ -20,7 +20,7 @@ pub struct EgdbArgs {
 #[derive(Subcommand, Debug)]
 pub enum EgdbCommand {
     /// Build every slice up to N pieces (finished slice files are kept and skipped).
-    Build(EgdbCommon),
+    Build(BuildArgs),
     /// Check that every stored value equals the best of its successors' values.
     Verify(EgdbCommon),
     /// Win/draw/loss counts and sizes of the built slices.
@@ -43,6 +43,17 @@ pub struct EgdbCommon {
 }
 
 #[derive(Args, Debug)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    pub common: EgdbCommon,
+    /// Also write the distance-to-conversion files (<material>.dtc, one
+    /// byte a position) of the slices of at most this many pieces; 0: none.
+    /// Added to finished slices without rewriting them.
+    #[arg(long, default_value_t = 4)]
+    pub dtc_pieces: u32,
+}
+
+#[derive(Args, Debug)]
 pub struct InfoArgs {
     #[command(flatten)]
     pub common: EgdbCommon,
@@ -52,7 +63,7 @@ pub struct InfoArgs {
 }
 
 enum Job {
-    Build,
+    Build { dtc_pieces: u32 },
     Verify,
     Info { slices: bool },
 }
@@ -111,21 +122,24 @@ impl RulesVisitor for Run<'_> {
         let a = self.args;
         let start = Instant::now();
         match self.job {
-            Job::Build => {
+            Job::Build { dtc_pieces } => {
                 let opts = BuildOptions {
                     root: &a.dir,
                     pieces: a.pieces,
+                    dtc_pieces,
                     progress: true,
                 };
                 match build_all::<R>(&opts) {
                     Ok(rows) => {
                         println!(
-                            "egdb {} up to {} pieces in {}: built {} slices, reused {} ({:.1} s)",
+                            "egdb {} up to {} pieces in {}: built {} slices, reused {}, {} with distances, longest distance built {} plies ({:.1} s)",
                             rules_key::<R>(),
                             a.pieces,
                             a.dir.display(),
                             rows.iter().filter(|r| !r.reused).count(),
                             rows.iter().filter(|r| r.reused).count(),
+                            rows.iter().filter(|r| r.dtc).count(),
+                            rows.iter().map(|r| r.levels).max().unwrap_or(0),
                             start.elapsed().as_secs_f64()
                         );
                         print_totals(&rows, false);
@@ -144,6 +158,8 @@ impl RulesVisitor for Run<'_> {
                         .sum(),
                 );
                 let mut bad = 0u64;
+                let mut bad_dtc = 0u64;
+                let mut with_dtc = 0u64;
                 let mut checked = 0u64;
                 let mut missing = Vec::new();
                 for m in materials {
@@ -151,6 +167,14 @@ impl RulesVisitor for Run<'_> {
                     let r = verify_slice::<R>(&db, m, &bar);
                     checked += r.checked;
                     bad += r.mismatches;
+                    bad_dtc += r.dtc_mismatches;
+                    with_dtc += r.dtc as u64;
+                    if r.dtc_mismatches > 0 {
+                        bar.println(format!(
+                            "slice {m}: {} positions with a wrong distance",
+                            r.dtc_mismatches
+                        ));
+                    }
                     if r.missing {
                         missing.push(m.to_string());
                     }
@@ -163,7 +187,7 @@ impl RulesVisitor for Run<'_> {
                 }
                 bar.finish_and_clear();
                 println!(
-                    "egdb verify {} up to {} pieces: {checked} positions checked, {bad} inconsistent, {} slices missing or unreadable{} ({:.1} s)",
+                    "egdb verify {} up to {} pieces: {checked} positions checked, {bad} inconsistent, {with_dtc} slices with distances, {bad_dtc} wrong distances, {} slices missing or unreadable{} ({:.1} s)",
                     rules_key::<R>(),
                     a.pieces,
                     missing.len(),
@@ -174,7 +198,7 @@ impl RulesVisitor for Run<'_> {
                     },
                     start.elapsed().as_secs_f64()
                 );
-                if bad == 0 && missing.is_empty() {
+                if bad == 0 && bad_dtc == 0 && missing.is_empty() {
                     ExitCode::SUCCESS
                 } else {
                     ExitCode::FAILURE
@@ -191,6 +215,7 @@ impl RulesVisitor for Run<'_> {
                             count: s.indexer.count,
                             wdl: s.counts(),
                             levels: 0,
+                            dtc: false,
                             reused: true,
                             seconds: 0.0,
                             bytes: (crate::egdb::file::HEADER + s.data.len()) as u64,
@@ -211,6 +236,17 @@ impl RulesVisitor for Run<'_> {
                     }
                 );
                 print_totals(&rows, slices);
+                if slices {
+                    for r in &rows {
+                        if let Some((pos, d)) = db.longest_win::<R>(r.material) {
+                            println!(
+                                "  {}  longest win, White to move: {d} plies to conversion: {}",
+                                r.material,
+                                crate::draughts::notation::format_fen::<R>(&pos, false)
+                            );
+                        }
+                    }
+                }
                 if missing.is_empty() {
                     ExitCode::SUCCESS
                 } else {
@@ -224,7 +260,12 @@ impl RulesVisitor for Run<'_> {
 /// Runs `salto egdb ...`.
 pub fn run(args: EgdbArgs) -> ExitCode {
     let (job, common) = match &args.command {
-        EgdbCommand::Build(c) => (Job::Build, c),
+        EgdbCommand::Build(b) => (
+            Job::Build {
+                dtc_pieces: b.dtc_pieces,
+            },
+            &b.common,
+        ),
         EgdbCommand::Verify(c) => (Job::Verify, c),
         EgdbCommand::Info(i) => (Job::Info { slices: i.slices }, &i.common),
     };

@@ -210,6 +210,11 @@ impl<R: Rules> Game for Draughts<R> {
         crate::egdb::probe_quiet::<R>(pos)
     }
 
+    #[inline]
+    fn egdb_score(&self, pos: &Self::Position, ply: usize) -> Option<Score> {
+        crate::egdb::probe_score::<R>(pos, ply, || self.evaluate(pos))
+    }
+
     fn parse_move(&self, pos: &Self::Position, text: &str) -> ParseResult<Self::Move> {
         notation::parse_move::<R>(pos, text)
     }

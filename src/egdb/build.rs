@@ -17,11 +17,21 @@
 //!    none is left (and it cannot draw by leaving) it is a loss.
 //! 3. Whatever is undecided at the end is a draw.
 //!
+//! The propagation runs in order of distance to conversion (DTC: plies to
+//! leaving the slice by a capture, a crowning or the end of the game, the
+//! winner leaving as fast as it can, the loser as late as it can): a
+//! position without a move has distance 0; a win by a move out of the
+//! slice and a loss whose every move leaves it have distance 1; the
+//! positions decided from a frontier of distance `d` have distance `d + 1`
+//! (a win from its nearest lost successor, a loss from its farthest won
+//! one, which is the last to be decided). The distances are kept when asked
+//! (`.dtc` files, one byte a position, saturating at 255).
+//!
 //! The move-count draw rules are not part of the values (docs/egdb.md).
 
 use super::file;
 use super::index::{Board, Indexer};
-use super::{Material, Slice, Wdl, rules_key, slice_path};
+use super::{Material, Slice, Wdl, dtc_path, rules_key, slice_path};
 use crate::draughts::{Bb, Bitboard, Geometry, Position, Rules, movegen};
 use crate::game::MoveList;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -46,8 +56,12 @@ pub struct SliceReport {
     pub count: u64,
     /// Win, draw, loss with White and Black to move.
     pub wdl: [[u64; 3]; 2],
-    /// Propagation levels (plies of the longest decided line inside it).
+    /// The longest distance to conversion of a decided position (plies);
+    /// 0 when the slice was not built.
     pub levels: u32,
+    /// The slice has a distance file (written or found); `bytes` does not
+    /// count it (one byte a position plus the header).
+    pub dtc: bool,
     /// Loaded from a finished file instead of built.
     pub reused: bool,
     pub seconds: f64,
@@ -77,12 +91,22 @@ impl Solved {
     }
 }
 
+/// A built slice: its values, the longest distance to conversion, and the
+/// distances (one byte a position, White to move first) when asked.
+pub struct Built {
+    pub slice: Slice,
+    pub levels: u32,
+    pub dtc: Option<Vec<u8>>,
+}
+
 /// Builds one slice; every slice its moves lead to must be in `solved`.
+/// With `want_dtc` the distances to conversion are kept too.
 pub fn build_slice<R: Rules>(
     solved: &Solved,
     m: Material,
+    want_dtc: bool,
     bar: &ProgressBar,
-) -> Result<(Slice, u32), String> {
+) -> Result<Built, String> {
     let board = &solved.board;
     let ix = Indexer::new(board, m);
     let n = ix.count;
@@ -102,8 +126,18 @@ pub fn build_slice<R: Rules>(
         }
     };
 
-    // 1. The initial pass.
-    let mut frontier: Vec<u64> = (0..total as usize)
+    let dtc: Vec<AtomicU8> = if want_dtc {
+        (0..total)
+            .into_par_iter()
+            .map(|_| AtomicU8::new(0))
+            .collect()
+    } else {
+        Vec::new()
+    };
+
+    // 1. The initial pass: decided positions with their distance (0: no
+    //    move; 1: a move out of the slice wins, or every move leaves it).
+    let first: Vec<(u64, bool)> = (0..total as usize)
         .into_par_iter()
         .with_min_len(1024)
         .map_init(MoveList::new, |list, g| {
@@ -116,7 +150,7 @@ pub fn build_slice<R: Rules>(
             movegen::generate::<R>(&pos, list);
             if list.is_empty() {
                 state[g as usize].store(LOSS, Ordering::Relaxed);
-                return Some(g);
+                return Some((g, false));
             }
             let mut inside = 0u32;
             let mut can_draw = false;
@@ -129,7 +163,7 @@ pub fn build_slice<R: Rules>(
                 match solved.value::<R>(&next) {
                     Some(Wdl::Loss) => {
                         state[g as usize].store(WIN, Ordering::Relaxed);
-                        return Some(g);
+                        return Some((g, true));
                     }
                     Some(Wdl::Draw) => can_draw = true,
                     Some(Wdl::Win) => {}
@@ -145,7 +179,7 @@ pub fn build_slice<R: Rules>(
             if inside == 0 {
                 let v = if can_draw { DRAW } else { LOSS };
                 state[g as usize].store(v, Ordering::Relaxed);
-                return (v == LOSS).then_some(g);
+                return (v == LOSS).then_some((g, true));
             }
             moves_left[g as usize].store(inside as u8, Ordering::Relaxed);
             if can_draw {
@@ -156,11 +190,32 @@ pub fn build_slice<R: Rules>(
         .flatten()
         .collect();
 
-    // 2. Propagation.
-    let mut levels = 0;
-    while !frontier.is_empty() {
-        levels += 1;
-        bar.set_message(format!("{m}: level {levels}, {} new", frontier.len()));
+    // 2. Propagation, one distance at a time.
+    let (mut frontier, mut at_one): (Vec<u64>, Vec<u64>) = (Vec::new(), Vec::new());
+    for (g, one) in first {
+        if one {
+            at_one.push(g);
+        } else {
+            frontier.push(g);
+        }
+    }
+    let mut levels = 0u32;
+    let mut d = 0u32;
+    while !frontier.is_empty() || !at_one.is_empty() {
+        if d == 1 {
+            frontier.append(&mut at_one);
+        }
+        if !frontier.is_empty() {
+            levels = d;
+        }
+        if want_dtc {
+            let v = d.min(file::DTC_UNKNOWN as u32) as u8;
+            frontier
+                .par_iter()
+                .for_each(|&g| dtc[g as usize].store(v, Ordering::Relaxed));
+        }
+        bar.set_message(format!("{m}: distance {d}, {} new", frontier.len()));
+        d += 1;
         frontier = frontier
             .par_iter()
             .with_min_len(256)
@@ -232,7 +287,12 @@ pub fn build_slice<R: Rules>(
         }
         *byte = v;
     });
-    Ok((Slice { indexer: ix, data }, levels))
+    let dtc = want_dtc.then(|| dtc.into_iter().map(AtomicU8::into_inner).collect());
+    Ok(Built {
+        slice: Slice { indexer: ix, data },
+        levels,
+        dtc,
+    })
 }
 
 /// Calls `f` with every position from which the player who just moved
@@ -280,6 +340,9 @@ fn predecessors<R: Rules>(q: &Position<Bb<R>>, mut f: impl FnMut(Position<Bb<R>>
 pub struct BuildOptions<'a> {
     pub root: &'a Path,
     pub pieces: u32,
+    /// Write distance-to-conversion files for the slices of at most this
+    /// many pieces (0: none).
+    pub dtc_pieces: u32,
     /// Show a progress bar on stderr.
     pub progress: bool,
 }
@@ -317,16 +380,13 @@ pub fn build_all<R: Rules>(opts: &BuildOptions) -> Result<Vec<SliceReport>, Stri
     let mut reports = Vec::new();
     for (&m, &size) in materials.iter().zip(&sizes) {
         let path = slice_path(opts.root, key, m);
+        let dpath = dtc_path(opts.root, key, m);
+        let want_dtc = m.pieces() <= opts.dtc_pieces;
         let start = Instant::now();
-        let mut reused = false;
         let mut levels = 0;
-        let slice = if path.exists() {
+        let existing = if path.exists() {
             match file::read(&path, key, &board, m) {
-                Ok(s) => {
-                    reused = true;
-                    bar.inc(size);
-                    Some(s)
-                }
+                Ok(s) => Some(s),
                 Err(e) => {
                     bar.println(format!("{}: {e}; rebuilding", path.display()));
                     log::warn!("egdb: {}: {e}; rebuilding", path.display());
@@ -336,15 +396,44 @@ pub fn build_all<R: Rules>(opts: &BuildOptions) -> Result<Vec<SliceReport>, Stri
         } else {
             None
         };
-        let slice = match slice {
-            Some(s) => s,
-            None => {
-                bar.set_message(format!("{m}"));
-                let (s, l) = build_slice::<R>(&solved, m, &bar)?;
-                levels = l;
-                file::write(&path, key, &s)
-                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let dtc_ok = want_dtc
+            && dpath.exists()
+            && match file::read_dtc(&dpath, key, &board, m) {
+                Ok(_) => true,
+                Err(e) => {
+                    bar.println(format!("{}: {e}; rebuilding", dpath.display()));
+                    log::warn!("egdb: {}: {e}; rebuilding", dpath.display());
+                    false
+                }
+            };
+        let reused = existing.is_some() && (dtc_ok || !want_dtc);
+        let slice = match existing {
+            Some(s) if reused => {
+                bar.inc(size);
                 s
+            }
+            existing => {
+                bar.set_message(format!("{m}"));
+                let built = build_slice::<R>(&solved, m, want_dtc, &bar)?;
+                levels = built.levels;
+                match &existing {
+                    // Only the distances were missing: the values found
+                    // again must be the stored ones.
+                    Some(old) if old.data != built.slice.data => {
+                        return Err(format!(
+                            "{}: the stored values differ from the ones built again for the distances (rebuild the slice: delete the file)",
+                            path.display()
+                        ));
+                    }
+                    Some(_) => {}
+                    None => file::write(&path, key, &built.slice)
+                        .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+                }
+                if let Some(d) = &built.dtc {
+                    file::write_dtc(&dpath, key, &built.slice.indexer, d)
+                        .map_err(|e| format!("cannot write {}: {e}", dpath.display()))?;
+                }
+                built.slice
             }
         };
         reports.push(SliceReport {
@@ -352,6 +441,7 @@ pub fn build_all<R: Rules>(opts: &BuildOptions) -> Result<Vec<SliceReport>, Stri
             count: slice.indexer.count,
             wdl: slice.counts(),
             levels,
+            dtc: want_dtc,
             reused,
             seconds: start.elapsed().as_secs_f64(),
             bytes: (file::HEADER + slice.data.len()) as u64,

@@ -1,11 +1,14 @@
 //! Slice files: a fixed header, then the values, 2 bits a position (four
-//! to a byte, lowest bits first), White to move then Black to move.
+//! to a byte, lowest bits first), White to move then Black to move. The
+//! distance-to-conversion companions (`<material>.dtc`) have the same
+//! header with the magic `SALTODTC` and one byte a position (plies to
+//! leaving the slice, saturating at [`DTC_UNKNOWN`]; 0 for draws).
 //!
 //! Header (little-endian), 64 bytes:
 //!
 //! | bytes | field |
 //! | --- | --- |
-//! | 0..8 | magic `SALTOEDB` |
+//! | 0..8 | magic `SALTOEDB` (`SALTODTC`) |
 //! | 8..12 | format version ([`VERSION`]) |
 //! | 12..16 | material: white men, white kings, black men, black kings |
 //! | 16..40 | rule set key (`international`, `turkish-immediate`, ...), zero-padded |
@@ -23,6 +26,9 @@ use std::io::Write;
 use std::path::Path;
 
 pub const MAGIC: &[u8; 8] = b"SALTOEDB";
+pub const DTC_MAGIC: &[u8; 8] = b"SALTODTC";
+/// A stored distance of 255 means "255 plies or more": not usable.
+pub const DTC_UNKNOWN: u8 = 255;
 pub const VERSION: u32 = 1;
 pub const HEADER: usize = 64;
 const KEY_LEN: usize = 24;
@@ -42,9 +48,14 @@ pub fn payload_len(count: u64) -> usize {
     (2 * count).div_ceil(4) as usize
 }
 
-fn header(key: &str, m: Material, count: u64, payload: &[u8]) -> [u8; HEADER] {
+/// The bytes a distance file of `count` positions a side needs.
+pub fn dtc_len(count: u64) -> usize {
+    2 * count as usize
+}
+
+fn header(magic: &[u8; 8], key: &str, m: Material, count: u64, payload: &[u8]) -> [u8; HEADER] {
     let mut h = [0u8; HEADER];
-    h[0..8].copy_from_slice(MAGIC);
+    h[0..8].copy_from_slice(magic);
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());
     h[12..16].copy_from_slice(&[m.wm, m.wk, m.bm, m.bk]);
     let k = key.as_bytes();
@@ -60,19 +71,38 @@ fn header(key: &str, m: Material, count: u64, payload: &[u8]) -> [u8; HEADER] {
 /// complete, so an interrupted write never leaves a file that looks
 /// finished.
 pub fn write(path: &Path, key: &str, slice: &Slice) -> std::io::Result<()> {
+    write_raw(path, MAGIC, key, &slice.indexer, &slice.data)
+}
+
+/// Writes the distances of a slice (one byte a position, White to move
+/// first), the same way.
+pub fn write_dtc(path: &Path, key: &str, indexer: &Indexer, dtc: &[u8]) -> std::io::Result<()> {
+    write_raw(path, DTC_MAGIC, key, indexer, dtc)
+}
+
+fn write_raw(
+    path: &Path,
+    magic: &[u8; 8],
+    key: &str,
+    indexer: &Indexer,
+    payload: &[u8],
+) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir)?;
     }
-    let tmp = path.with_extension("egdb.tmp");
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
     {
         let mut f = fs::File::create(&tmp)?;
         f.write_all(&header(
+            magic,
             key,
-            slice.indexer.material,
-            slice.indexer.count,
-            &slice.data,
+            indexer.material,
+            indexer.count,
+            payload,
         ))?;
-        f.write_all(&slice.data)?;
+        f.write_all(payload)?;
         f.sync_all()?;
     }
     fs::rename(&tmp, path)
@@ -86,6 +116,24 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 
 /// Reads and checks the slice `m` of rule set `key`.
 pub fn read(path: &Path, key: &str, board: &Board, m: Material) -> Result<Slice, String> {
+    let (indexer, data) = read_raw(path, MAGIC, key, board, m, payload_len)?;
+    Ok(Slice { indexer, data })
+}
+
+/// Reads and checks the distances of slice `m` of rule set `key`: one
+/// byte a position, White to move first.
+pub fn read_dtc(path: &Path, key: &str, board: &Board, m: Material) -> Result<Vec<u8>, String> {
+    Ok(read_raw(path, DTC_MAGIC, key, board, m, dtc_len)?.1)
+}
+
+fn read_raw(
+    path: &Path,
+    magic: &[u8; 8],
+    key: &str,
+    board: &Board,
+    m: Material,
+    payload_len: fn(u64) -> usize,
+) -> Result<(Indexer, Vec<u8>), String> {
     let bytes = fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
     if bytes.len() < HEADER {
         return Err(format!(
@@ -94,8 +142,15 @@ pub fn read(path: &Path, key: &str, board: &Board, m: Material) -> Result<Slice,
         ));
     }
     let (h, payload) = bytes.split_at(HEADER);
-    if &h[0..8] != MAGIC {
-        return Err("not a Salto endgame database file (bad magic)".into());
+    if &h[0..8] != magic {
+        return Err(format!(
+            "not a Salto endgame {} file (bad magic)",
+            if magic == MAGIC {
+                "database"
+            } else {
+                "distance"
+            }
+        ));
     }
     let version = u32::from_le_bytes([h[8], h[9], h[10], h[11]]);
     if version != VERSION {
@@ -137,5 +192,5 @@ pub fn read(path: &Path, key: &str, board: &Board, m: Material) -> Result<Slice,
     }
     let mut data = bytes;
     data.drain(..HEADER);
-    Ok(Slice { indexer, data })
+    Ok((indexer, data))
 }

@@ -18,7 +18,7 @@ pub mod index;
 pub mod verify;
 
 use crate::draughts::{Bb, Bitboard, Position, Rules};
-use crate::game::Score;
+use crate::game::{SCORE_WIN_MIN, Score};
 use index::{Board, Indexer};
 use once_cell::sync::OnceCell;
 use std::collections::HashMap;
@@ -79,22 +79,58 @@ impl fmt::Display for Wdl {
     }
 }
 
-/// The base score of a database win; the evaluation is added so that the
-/// search prefers the won positions that look most advanced (it converts
-/// rather than shuffles). Below `SCORE_WIN_MIN`: not a mate score.
-pub const EGDB_WIN: Score = 20_000;
-/// The evaluation added to `EGDB_WIN` is clamped to this magnitude.
-const EVAL_CLAMP: Score = 5_000;
+/// Scores of database wins count plies from the root like mate scores
+/// (the transposition table stores them relative to the node): every
+/// score from `SCORE_EGDB_MIN` up to `SCORE_WIN_MIN` is one.
+pub const SCORE_EGDB_MIN: Score = SCORE_WIN_MIN - (RANKS + 1) * RANK_WIDTH;
+/// The highest database score, below every mate score.
+const SCORE_EGDB_MAX: Score = SCORE_WIN_MIN - 1;
+/// The score band of one conversion rank: the distance, the ply, and the
+/// evaluation tie-break of a slice without distances all fit in it.
+const RANK_WIDTH: Score = 1024;
+/// Conversion ranks: pieces + men - 2, at most 2 * MAX_PIECES - 2.
+const RANKS: Score = 2 * index::MAX_PIECES as Score - 1;
+/// Where the scores of wins without a stored distance start in a rank's
+/// band (below every distance: 255 + MAX_PLY < 512).
+const NO_DTC: Score = 512;
 
-/// The search score of a database value, from the view of the player to
-/// move, given the static evaluation `eval` (same view).
-pub fn score(wdl: Wdl, eval: Score) -> Score {
-    let e = eval.clamp(-EVAL_CLAMP, EVAL_CLAMP);
-    match wdl {
-        Wdl::Win => EGDB_WIN + e,
-        Wdl::Loss => -EGDB_WIN + e,
-        Wdl::Draw => 0,
-    }
+/// The conversion rank of a material: pieces + men. Every capture and
+/// every crowning lowers it (a capture removes a piece and turns no king
+/// back into a man; a crowning turns a man into a king), so a won line
+/// that always lowers (rank, distance) ends.
+pub fn rank(m: Material) -> Score {
+    (m.pieces() + m.men()) as Score - 2
+}
+
+/// The search score of a database value at `ply` from the root, from the
+/// view of the player to move. `dtc` is the stored distance to conversion
+/// (plies to leaving the slice with best play) when there is one; `eval`
+/// (called only without a distance) is the static evaluation, same view.
+///
+/// A win scores `SCORE_EGDB_MAX - RANK_WIDTH * rank - ply - dtc`: a
+/// conversion into a won slice of lower rank always scores above staying,
+/// and within a slice the shortest way out scores highest, so the winning
+/// side makes progress and never repeats. Without a distance (or beyond
+/// 254 plies) a win scores below every distance of its rank, ordered by
+/// the evaluation (clamped). A loss is the negation, a draw 0.
+pub fn score(
+    wdl: Wdl,
+    m: Material,
+    dtc: Option<u8>,
+    ply: usize,
+    eval: impl FnOnce() -> Score,
+) -> Score {
+    let base = SCORE_EGDB_MAX - RANK_WIDTH * rank(m).clamp(0, RANKS) - ply.min(255) as Score;
+    let sign = match wdl {
+        Wdl::Draw => return 0,
+        Wdl::Win => 1,
+        Wdl::Loss => -1,
+    };
+    let win = match dtc {
+        Some(d) if d != file::DTC_UNKNOWN => base - d as Score,
+        _ => base - NO_DTC - 128 + (sign * eval() / 4).clamp(-127, 127),
+    };
+    sign * win
 }
 
 /// A material configuration: white men, white kings, black men, black
@@ -206,6 +242,11 @@ pub fn slice_path(root: &Path, key: &str, m: Material) -> PathBuf {
     root.join(key).join(format!("{m}.egdb"))
 }
 
+/// The distance file of a slice under the database root `root`.
+pub fn dtc_path(root: &Path, key: &str, m: Material) -> PathBuf {
+    root.join(key).join(format!("{m}.dtc"))
+}
+
 /// One slice in memory: its index and its values, 2 bits a position,
 /// White to move first.
 #[derive(Debug)]
@@ -255,6 +296,7 @@ pub struct Database {
     pub pieces: u32,
     pub board: Board,
     slices: HashMap<Material, OnceCell<Option<Arc<Slice>>>>,
+    dtc: HashMap<Material, OnceCell<Option<Vec<u8>>>>,
 }
 
 impl fmt::Debug for Database {
@@ -273,16 +315,14 @@ impl Database {
     /// The database of `R` under `root`, up to `pieces` pieces. Reads
     /// nothing yet.
     pub fn open<R: Rules>(root: &Path, pieces: u32) -> Database {
-        let slices = Material::all_up_to(pieces)
-            .into_iter()
-            .map(|m| (m, OnceCell::new()))
-            .collect();
+        let materials = Material::all_up_to(pieces);
         Database {
             key: rules_key::<R>(),
             root: root.to_path_buf(),
             pieces,
             board: Board::of::<R>(),
-            slices,
+            slices: materials.iter().map(|&m| (m, OnceCell::new())).collect(),
+            dtc: materials.iter().map(|&m| (m, OnceCell::new())).collect(),
         }
     }
 
@@ -304,6 +344,70 @@ impl Database {
             }
         })
         .as_ref()
+    }
+
+    /// The distances of slice `m` (one byte a position, White to move
+    /// first), loaded on first use; `None` when the file is missing (logged
+    /// as information: distances are optional) or bad (logged as a
+    /// warning).
+    pub fn dtc(&self, m: Material) -> Option<&[u8]> {
+        let cell = self.dtc.get(&m)?;
+        cell.get_or_init(|| {
+            let path = dtc_path(&self.root, self.key, m);
+            if !path.exists() {
+                log::info!("egdb: no distances {}", path.display());
+                return None;
+            }
+            match file::read_dtc(&path, self.key, &self.board, m) {
+                Ok(d) => {
+                    log::info!("egdb: loaded {}", path.display());
+                    Some(d)
+                }
+                Err(e) => {
+                    log::warn!("egdb: skipping {}: {e}", path.display());
+                    None
+                }
+            }
+        })
+        .as_deref()
+    }
+
+    /// The value of `pos` (both sides on the board, at most `pieces`
+    /// pieces) and its distance to conversion when stored.
+    pub fn probe_dtc<R: Rules>(&self, pos: &Position<Bb<R>>) -> Option<(Wdl, Option<u8>)> {
+        let m = Material::of(pos);
+        let slice = self.slice(m)?;
+        let i = slice.indexer.index(self.board.split::<R>(pos));
+        let wdl = slice.get(pos.side, i)?;
+        let dtc = self
+            .dtc(m)
+            .and_then(|d| d.get((pos.side as u64 * slice.indexer.count + i) as usize))
+            .copied();
+        Some((wdl, dtc))
+    }
+
+    /// The won position of slice `m` with the longest stored distance to
+    /// conversion (below 255) with White to move and no capture pending,
+    /// and that distance; `None` without distances or wins.
+    pub fn longest_win<R: Rules>(&self, m: Material) -> Option<(Position<Bb<R>>, u8)> {
+        let slice = self.slice(m)?;
+        let dtc = self.dtc(m)?;
+        let mut best: Option<(u64, u8)> = None;
+        for i in 0..slice.indexer.count {
+            let d = dtc[i as usize];
+            if d == file::DTC_UNKNOWN
+                || best.is_some_and(|(_, b)| d <= b)
+                || slice.get(0, i) != Some(Wdl::Win)
+            {
+                continue;
+            }
+            let pos = self.board.join::<R>(slice.indexer.unindex(i), 0);
+            if !crate::draughts::movegen::has_capture::<R>(&pos) {
+                best = Some((i, d));
+            }
+        }
+        let (i, d) = best?;
+        Some((self.board.join::<R>(slice.indexer.unindex(i), 0), d))
     }
 
     /// The value of `pos` for the player to move, if its slice is loaded.
@@ -424,6 +528,28 @@ pub fn probe_quiet<R: Rules>(pos: &Position<Bb<R>>) -> Option<Wdl> {
     global::<R>()?.probe::<R>(pos)
 }
 
+/// The search score of `pos` at `ply` (see [`score`]) when the
+/// process-wide database holds it and no capture is pending; `eval` is the
+/// static evaluation of the player to move, called only for a win or loss
+/// without a stored distance.
+#[inline]
+pub fn probe_score<R: Rules>(
+    pos: &Position<Bb<R>>,
+    ply: usize,
+    eval: impl FnOnce() -> Score,
+) -> Option<Score> {
+    let limit = LIMIT.load(Ordering::Relaxed);
+    let n = pos.occupied().count();
+    if limit == 0 || n > limit || crate::draughts::movegen::has_capture::<R>(pos) {
+        return None;
+    }
+    if pos.pieces[0].is_empty() || pos.pieces[1].is_empty() {
+        return None;
+    }
+    let (wdl, dtc) = global::<R>()?.probe_dtc::<R>(pos)?;
+    Some(score(wdl, Material::of(pos), dtc, ply, eval))
+}
+
 /// The Hub parameter lines of the database settings (`hub` lists them).
 pub fn hub_params() -> Vec<String> {
     let (root, pieces) = settings();
@@ -488,8 +614,37 @@ mod tests {
         assert!(set_hub_param("threads", "1").is_none());
         assert!(set_hub_param("egdb-pieces", "99").unwrap().is_err());
         assert!(set_hub_param("egdb-pieces", "x").unwrap().is_err());
-        assert_eq!(score(Wdl::Draw, 300), 0);
-        assert!(score(Wdl::Win, -9_999) > 10_000);
-        assert!(score(Wdl::Loss, 9_999) < -10_000);
+    }
+
+    #[test]
+    fn scores_order_conversions_distances_and_plies() {
+        let m = |s: &str| s.parse::<Material>().unwrap();
+        let e = || 0;
+        assert_eq!(score(Wdl::Draw, m("0301"), Some(3), 1, e), 0);
+        // Every database score is in the band the table adjusts, below mates.
+        for mat in Material::all_up_to(index::MAX_PIECES as u32) {
+            for ply in [0, 1, 127] {
+                for dtc in [Some(0), Some(254), None] {
+                    for ev in [-100_000, 0, 100_000] {
+                        let s = score(Wdl::Win, mat, dtc, ply, || ev);
+                        assert!((SCORE_EGDB_MIN..SCORE_WIN_MIN).contains(&s), "{mat} {s}");
+                        assert_eq!(score(Wdl::Loss, mat, dtc, ply, || -ev), -s);
+                    }
+                }
+            }
+        }
+        // Shorter is better, a conversion beats any distance, a distance
+        // beats none.
+        let win = |mat: &str, d: Option<u8>, ply: usize| score(Wdl::Win, m(mat), d, ply, e);
+        assert!(win("0301", Some(3), 1) > win("0301", Some(5), 1));
+        assert!(win("0301", Some(3), 1) > win("0301", Some(3), 2));
+        assert!(win("0201", Some(200), 127) > win("0301", Some(0), 0));
+        assert!(win("0401", Some(254), 127) > win("1301", Some(0), 0));
+        assert!(win("0301", Some(254), 127) > win("0301", None, 0));
+        assert!(win("0301", Some(254), 127) > win("0301", Some(255), 0));
+        assert!(win("0301", None, 5) > win("1301", Some(0), 0));
+        assert!(
+            score(Wdl::Win, m("0301"), None, 5, || 300) > score(Wdl::Win, m("0301"), None, 5, || 0)
+        );
     }
 }

@@ -186,6 +186,14 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
         None
     }
 
+    /// The search score of the endgame database's value of `pos` at `ply`
+    /// from the root (see `egdb::score`: wins count plies like mates and
+    /// order by distance to conversion), under the same conditions as
+    /// [`Game::egdb_probe`]. The default: none.
+    fn egdb_score(&self, _pos: &Self::Position, _ply: usize) -> Option<Score> {
+        None
+    }
+
     /// Parses a move in any accepted form and matches it against the legal
     /// moves of `pos`; illegal and ambiguous moves are errors.
     fn parse_move(&self, pos: &Self::Position, text: &str) -> ParseResult<Self::Move>;

@@ -7,7 +7,8 @@
 //! hashing). Entries sit in buckets of four (one 64-byte cache line);
 //! replacement prefers the same key, then the shallowest and oldest entry.
 
-use crate::game::{SCORE_WIN_MIN, Score};
+use crate::egdb::SCORE_EGDB_MIN;
+use crate::game::Score;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a stored score says about the true value.
@@ -176,11 +177,12 @@ fn advise_huge_pages(ptr: *mut u8, len: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}
 
-/// A win score is stored relative to the node, not the root.
+/// A win score (a mate or an endgame database win, which count plies from
+/// the root) is stored relative to the node, not the root.
 pub fn score_to_tt(score: Score, ply: usize) -> Score {
-    if score >= SCORE_WIN_MIN {
+    if score >= SCORE_EGDB_MIN {
         score + ply as Score
-    } else if score <= -SCORE_WIN_MIN {
+    } else if score <= -SCORE_EGDB_MIN {
         score - ply as Score
     } else {
         score
@@ -189,9 +191,9 @@ pub fn score_to_tt(score: Score, ply: usize) -> Score {
 
 /// The inverse of [`score_to_tt`].
 pub fn score_from_tt(score: Score, ply: usize) -> Score {
-    if score >= SCORE_WIN_MIN {
+    if score >= SCORE_EGDB_MIN {
         score - ply as Score
-    } else if score <= -SCORE_WIN_MIN {
+    } else if score <= -SCORE_EGDB_MIN {
         score + ply as Score
     } else {
         score

@@ -454,9 +454,9 @@ impl<'a, G: Game> Worker<'a, G> {
             Err(score) => return score,
         };
         if ply > 0
-            && let Some(wdl) = game.egdb_probe(pos)
+            && let Some(s) = game.egdb_score(pos, ply)
         {
-            return crate::egdb::score(wdl, clamp_eval(game.evaluate(pos)));
+            return s;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiesce_node(pos, alpha, beta, ply);
@@ -652,11 +652,12 @@ impl<'a, G: Game> Worker<'a, G> {
         let game = self.game;
         if !game.is_unstable(pos) || ply >= MAX_PLY - 1 {
             self.leaves.add(ply);
-            let eval = clamp_eval(game.evaluate(pos));
-            return match game.egdb_probe(pos) {
-                Some(wdl) if ply > 0 => crate::egdb::score(wdl, eval),
-                _ => eval,
-            };
+            if ply > 0
+                && let Some(s) = game.egdb_score(pos, ply)
+            {
+                return s;
+            }
+            return clamp_eval(game.evaluate(pos));
         }
         let mut moves: MoveList<G::Move> = MoveList::new();
         game.generate(pos, &mut moves);
