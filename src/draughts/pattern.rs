@@ -162,8 +162,9 @@ impl Window {
 }
 
 /// Two windows that read the same squares: a White window and the Black
-/// window turned half a turn onto it (every board's windows are placed
-/// symmetrically, so every window has such a partner). One gather of each
+/// window turned half a turn onto it (the windows of the diagonal and
+/// turkish boards are placed symmetrically, so every window there has
+/// such a partner; on the hex board 16 of 45 have one). One gather of each
 /// player's men over the shared mask gives both windows' indices:
 /// `table[g]` holds the White window's base-3 value of the gathered bits
 /// `g` in its low 16 bits and the Black window's in its high 16 bits, so
@@ -213,7 +214,7 @@ impl Pair {
 
 /// Pairs every White window with the Black window on the same squares;
 /// returns the pairs and the (window, colour) left over (none on the
-/// present boards; evaluated one by one).
+/// diagonal and turkish boards; evaluated one by one).
 fn pair_windows(windows: &[Window]) -> (Vec<Pair>, Vec<(usize, usize)>) {
     let mut pairs = Vec::new();
     let mut black_used = vec![false; windows.len()];
@@ -366,7 +367,7 @@ impl Layout {
             phase_max,
             id,
             divisor,
-            reciprocal: ((1u128 << RECIPROCAL_SHIFT) + divisor as u128 - 1) / divisor as u128,
+            reciprocal: (1u128 << RECIPROCAL_SHIFT).div_ceil(divisor as u128),
         }
     }
 
@@ -482,7 +483,9 @@ fn evaluate_by<R: Rules>(
     let t: &Tables<Bb<R>> = eval::tables::<R>();
     let layout = &t.layout;
     if w.pattern.len() != 2 * layout.entries || w.dense.len() != 2 * NF {
-        // Weights are checked against the layout when they are loaded.
+        // Weights are checked against the layout when they are loaded
+        // (`Weights::check`), so this does not happen; if it did, the
+        // hand evaluation is a safe answer.
         return eval::evaluate::<R>(pos);
     }
     let white = pos.pieces[0] & !pos.kings;
@@ -731,8 +734,8 @@ mod tests {
     fn division_by_the_reciprocal_is_exact() {
         let mut seed = 1u64;
         for d in 1..=(1i64 << 12) {
-            let r = ((1u128 << RECIPROCAL_SHIFT) + d as u128 - 1) / d as u128;
-            let mut check = |x: i64| assert_eq!(divide(x, d, r), x / d, "{x} / {d}");
+            let r = (1u128 << RECIPROCAL_SHIFT).div_ceil(d as u128);
+            let check = |x: i64| assert_eq!(divide(x, d, r), x / d, "{x} / {d}");
             for k in [0, 1, 2, d - 1, d, d + 1, 7 * d - 1, 7 * d] {
                 check(k);
                 check(-k);
