@@ -75,7 +75,7 @@ struct Totals {
 fn print_totals(rows: &[SliceReport], per_slice: bool) {
     let max = rows.iter().map(|r| r.material.pieces()).max().unwrap_or(0);
     let mut by = vec![Totals::default(); max as usize + 1];
-    println!(
+    outln!(
         "pieces  slices       positions            wins           draws          losses        bytes  seconds"
     );
     for r in rows {
@@ -91,16 +91,30 @@ fn print_totals(rows: &[SliceReport], per_slice: bool) {
         t.seconds += r.seconds;
         if per_slice {
             let w = r.wdl;
-            println!(
+            outln!(
                 "  {}  white to move {}/{}/{}  black to move {}/{}/{}  ({} a side, {} bytes)",
-                r.material, w[0][0], w[0][1], w[0][2], w[1][0], w[1][1], w[1][2], r.count, r.bytes
+                r.material,
+                w[0][0],
+                w[0][1],
+                w[0][2],
+                w[1][0],
+                w[1][1],
+                w[1][2],
+                r.count,
+                r.bytes
             );
         }
     }
     for (p, t) in by.iter().enumerate().filter(|(_, t)| t.slices > 0) {
-        println!(
+        outln!(
             "{p:>6} {:>7} {:>15} {:>15} {:>15} {:>15} {:>12} {:>8.1}",
-            t.slices, t.positions, t.wdl[0], t.wdl[1], t.wdl[2], t.bytes, t.seconds
+            t.slices,
+            t.positions,
+            t.wdl[0],
+            t.wdl[1],
+            t.wdl[2],
+            t.bytes,
+            t.seconds
         );
     }
 }
@@ -119,7 +133,7 @@ impl RulesVisitor for Run<'_> {
                 };
                 match build_all::<R>(&opts) {
                     Ok(rows) => {
-                        println!(
+                        outln!(
                             "egdb {} up to {} pieces in {}: built {} slices, reused {} ({:.1} s)",
                             rules_key::<R>(),
                             a.pieces,
@@ -162,7 +176,7 @@ impl RulesVisitor for Run<'_> {
                     }
                 }
                 bar.finish_and_clear();
-                println!(
+                outln!(
                     "egdb verify {} up to {} pieces: {checked} positions checked, {bad} inconsistent, {} slices missing or unreadable{} ({:.1} s)",
                     rules_key::<R>(),
                     a.pieces,
@@ -198,7 +212,7 @@ impl RulesVisitor for Run<'_> {
                         None => missing.push(m.to_string()),
                     }
                 }
-                println!(
+                outln!(
                     "egdb {} in {}: {} slices readable, {} missing or unreadable{}",
                     rules_key::<R>(),
                     a.dir.display(),

@@ -324,7 +324,7 @@ fn merge(m: MergeArgs) -> ExitCode {
             return fail(format!("cannot write {}: {e}", out.display()));
         }
     }
-    println!(
+    outln!(
         "{}",
         if m.json {
             summary.json()
@@ -359,7 +359,7 @@ pub fn run(mut a: MatchArgs) -> ExitCode {
     };
     match dispatch(&opts, visitor) {
         Ok(Ok(text)) => {
-            println!("{text}");
+            outln!("{text}");
             if interrupt.load(Ordering::SeqCst) {
                 ExitCode::from(EXIT_INTERRUPTED)
             } else {

@@ -1,6 +1,28 @@
 //! The command line: `salto [hub]`, `salto perft`, `salto match`,
 //! `salto bench`, `salto analyse`, `salto dxp`. Each subcommand but `hub`
 //! (the [`crate::protocol`] module) lives in its own file here.
+//!
+//! Subcommands print with `outln!` and `errln!`, never `println!`:
+//! `println!` panics when the reader has gone (`salto analyse | head -1`).
+
+/// Prints one line of a subcommand's output on stdout, like `println!`; when
+/// the reader has gone (a closed pipe), the program ends quietly with status
+/// 0, as `grep` or `rg` do, instead of panicking. See `write_out`.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::cli::write_out(format_args!($($arg)*))
+    };
+}
+
+/// Prints a progress or error line on stderr, like `eprintln!`, but a
+/// closed stderr is no error: the work goes on (its result is a file, the
+/// output on stdout or the exit status).
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
 
 pub mod analyse;
 pub mod bench;
@@ -113,8 +135,26 @@ pub const EXIT_USAGE: u8 = 2;
 
 /// Prints a one-line error on stderr and returns exit status 2.
 pub fn fail(msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("salto: {msg}");
+    errln!("salto: {msg}");
     ExitCode::from(EXIT_USAGE)
+}
+
+/// Writes one line to stdout (what `outln!` calls). A closed pipe ends
+/// the program with status 0 and nothing on stderr: the reader took what it
+/// wanted. Any other write error (a full disk) ends it with a message and
+/// status 1.
+pub fn write_out(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    // Stdout is line buffered: the newline sends the line, so an error shows
+    // here, not at exit.
+    if let Err(e) = out.write_fmt(line).and_then(|()| out.write_all(b"\n")) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        errln!("salto: cannot write the output: {e}");
+        std::process::exit(1);
+    }
 }
 
 /// Sets up logging: off unless `RUST_LOG` is set or a log file is given.
@@ -129,7 +169,7 @@ pub fn init_logging(file: Option<&std::path::Path>) {
                 builder.format_timestamp_millis();
             }
             Err(e) => {
-                eprintln!("salto: cannot open log file {}: {e}", path.display());
+                errln!("salto: cannot open log file {}: {e}", path.display());
                 return;
             }
         }
