@@ -36,7 +36,7 @@ pub mod train;
 
 use crate::game::ParseError;
 use crate::variant::Options;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -182,17 +182,34 @@ pub fn init_logging(file: Option<&std::path::Path>) {
     let _ = builder.try_init();
 }
 
-/// True when the arguments ask for a Hub session: none at all, `hub`, or only
-/// `--name=value` options (lidraughts-bot passes some) that are not ours.
+/// True when the arguments ask for a Hub session: none at all, `hub`, or
+/// only options that are not ours (lidraughts-bot passes some, as
+/// `--name=value`), perhaps with values. Our own `--log FILE` may come
+/// first. A subcommand after options still runs that subcommand
+/// (`salto --log match.log match ...`); a first argument that is neither an
+/// option nor `hub` goes to clap, which runs it or says what is wrong.
 fn is_hub_invocation(args: &[String]) -> bool {
     let known = ["--help", "-h", "--version", "-V"];
-    let mut rest = args.iter().skip(1).peekable();
-    match rest.peek() {
-        None => true,
-        Some(a) if a.as_str() == "hub" => true,
-        Some(a) if a.starts_with('-') => !known.contains(&a.as_str()),
-        _ => false,
+    let mut rest = args.iter().skip(1);
+    let mut after_option = false;
+    while let Some(a) = rest.next() {
+        if known.contains(&a.as_str()) {
+            return false;
+        }
+        if a.starts_with('-') {
+            if a == "--log" {
+                rest.next();
+            }
+            after_option = true;
+            continue;
+        }
+        if a == "hub" {
+            return true;
+        }
+        // A value of a foreign option, or our subcommand.
+        return after_option && Cli::command().find_subcommand(a).is_none();
     }
+    true
 }
 
 /// The `--log FILE` / `--log=FILE` option, looked up by hand for the Hub
@@ -254,6 +271,25 @@ mod tests {
         assert!(is_hub_invocation(&v(&["salto", "--bot-name=x", "hub"])));
         assert!(!is_hub_invocation(&v(&["salto", "perft"])));
         assert!(!is_hub_invocation(&v(&["salto", "--help"])));
+        assert!(is_hub_invocation(&v(&["salto", "--log", "a.log"])));
+        assert!(is_hub_invocation(&v(&["salto", "--log=a.log", "hub"])));
+        assert!(is_hub_invocation(&v(&["salto", "--bot-name", "x"])));
+        assert!(!is_hub_invocation(&v(&["salto", "pertf"])));
+    }
+
+    #[test]
+    fn a_subcommand_after_global_options_runs_that_subcommand() {
+        for args in [
+            &["salto", "--log", "m.log", "match", "--engine", "cmd=x"][..],
+            &["salto", "--log=m.log", "perft", "--depth", "1"],
+            &["salto", "--log", "m.log", "--help"],
+        ] {
+            assert!(!is_hub_invocation(&v(args)), "{args:?}");
+        }
+        let cli = Cli::try_parse_from(v(&["salto", "--log", "m.log", "perft", "--depth", "1"]))
+            .expect("parses");
+        assert!(matches!(cli.command, Some(Command::Perft(_))));
+        assert_eq!(cli.log, Some("m.log".into()));
         assert_eq!(
             hub_log_file(&v(&["salto", "hub", "--log", "a.log"])),
             Some("a.log".into())

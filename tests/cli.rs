@@ -1,7 +1,9 @@
-//! The subcommands write to a reader that has gone (`salto analyse | head -1`)
-//! without panicking: a closed stdout ends them quietly with status 0, a
-//! closed stderr does not stop the work.
+//! The command line from the outside. The subcommands write to a reader
+//! that has gone (`salto analyse | head -1`) without panicking: a closed
+//! stdout ends them quietly with status 0, a closed stderr does not stop the
+//! work. A global option before a subcommand still runs that subcommand.
 
+use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 /// Runs salto with `args`, its stdout (or stderr) a pipe whose reading end
@@ -69,4 +71,51 @@ fn datagen_finishes_its_file_when_stderr_is_closed() {
     let _ = std::fs::remove_file(&file);
     assert!(out.status.success(), "{:?}", out.status);
     assert!(written > 0, "no positions written");
+}
+
+/// Runs salto with `args` and `input` on stdin: (stdout, stderr).
+fn run_with_input(args: &[&str], input: &str) -> (String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_salto"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run salto");
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(input.as_bytes());
+    }
+    let out = child.wait_with_output().expect("salto ends");
+    assert!(out.status.success(), "{:?}", out.status);
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn log_before_a_subcommand_runs_the_subcommand_and_alone_a_hub_session() {
+    let log = std::env::temp_dir().join(format!("salto-cli-log-{}.log", std::process::id()));
+    let log_arg = log.to_string_lossy().into_owned();
+    // Before the fix this was a Hub session: it read the end of stdin and
+    // printed nothing.
+    let (out, err) = run_with_input(&["--log", &log_arg, "perft", "--depth", "1"], "");
+    assert!(
+        out.starts_with("depth  1 count              9"),
+        "{out}{err}"
+    );
+    assert!(log.exists(), "no log file");
+    // Options alone still mean a Hub session, ours and foreign ones alike.
+    for args in [
+        &["--log", &log_arg][..],
+        &["--bot-name=x"],
+        &["--log", &log_arg, "hub"],
+    ] {
+        let (out, err) = run_with_input(args, "hub\nquit\n");
+        assert!(
+            out.starts_with("id name=Salto") && out.ends_with("wait\n"),
+            "{args:?}: {out}{err}"
+        );
+    }
+    let _ = std::fs::remove_file(&log);
 }
