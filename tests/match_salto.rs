@@ -72,6 +72,8 @@ fn real_match(variant: Variant, extra: &[&str]) {
         "30",
         "--json",
         "--quiet",
+        "--site",
+        "test machine",
         "--pdn",
     ];
     let pdn_s = pdn.to_string_lossy().into_owned();
@@ -96,6 +98,7 @@ fn real_match(variant: Variant, extra: &[&str]) {
     let text = std::fs::read_to_string(&pdn).unwrap_or_default();
     assert_eq!(text.matches("[Event ").count(), 2, "{variant}: {text}");
     assert!(text.contains(&format!("[Variant \"{variant}\"]")));
+    assert_eq!(text.matches("[Site \"test machine\"]").count(), 2, "{text}");
     // The same opening from both sides.
     assert!(text.contains("[White \"salto-a\"]") && text.contains("[White \"salto-b\"]"));
 }

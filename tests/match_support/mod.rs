@@ -331,6 +331,7 @@ pub fn test_config(
         concurrency: 1,
         pdn: None,
         event: "test".into(),
+        site: "?".into(),
         seed: 1,
         progress: false,
     }
