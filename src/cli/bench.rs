@@ -29,6 +29,10 @@ pub struct BenchArgs {
     /// Turn late move reductions off (for measuring them).
     #[arg(long, hide = true)]
     pub no_lmr: bool,
+    /// Draughts evaluation, as `--eval` elsewhere (for measuring its speed;
+    /// the signature is the default's).
+    #[arg(long, hide = true)]
+    pub eval: Option<String>,
 }
 
 /// A position reached by `plies` pseudo-random moves from the start
@@ -129,6 +133,18 @@ pub fn bench(
     threads: usize,
     quiet: bool,
 ) -> Result<BenchCount, ParseError> {
+    bench_eval(features, variants, depth, threads, quiet, None)
+}
+
+/// [`bench`] with an `eval` option for the draughts variants.
+fn bench_eval(
+    features: Features,
+    variants: &[Variant],
+    depth: Option<u32>,
+    threads: usize,
+    quiet: bool,
+    eval: Option<&str>,
+) -> Result<BenchCount, ParseError> {
     let mut total = BenchCount::default();
     for &v in variants {
         let run = BenchRun {
@@ -138,7 +154,11 @@ pub fn bench(
             threads,
             quiet,
         };
-        let c = dispatch(&Options::new(v), run)??;
+        let mut opts = Options::new(v);
+        if let Some(e) = eval {
+            opts.set("eval", e)?;
+        }
+        let c = dispatch(&opts, run)??;
         total.nodes += c.nodes;
         total.micros += c.micros;
     }
@@ -181,7 +201,14 @@ pub fn run(args: BenchArgs) -> ExitCode {
         lmr: !args.no_lmr,
         ..Features::default()
     };
-    match bench(features, &variants, args.depth, args.threads, args.quiet) {
+    match bench_eval(
+        features,
+        &variants,
+        args.depth,
+        args.threads,
+        args.quiet,
+        args.eval.as_deref(),
+    ) {
         Ok(c) => {
             let secs = c.micros as f64 / 1e6;
             let nps = if secs > 0.0 {

@@ -311,9 +311,13 @@ pub fn tables<R: Rules>() -> &'static Tables<Bb<R>> {
     let id = TypeId::of::<R>();
     if let Some((tid, t)) = LAST.with(|c| c.get())
         && tid == id
-        && let Some(t) = t.downcast_ref::<Tables<Bb<R>>>()
     {
-        return t;
+        // SAFETY: the registry keys each rule set's tables by the rule
+        // set's type, so an entry found under `R`'s id is a
+        // `Tables<Bb<R>>` (checked by `downcast_ref` when it was cached
+        // below). This skips `downcast_ref`'s second type check, a call
+        // through the vtable on every evaluation.
+        return unsafe { &*(t as *const (dyn Any + Send + Sync) as *const Tables<Bb<R>>) };
     }
     let reg = REGISTRY.get_or_init(|| Mutex::new(Vec::new()));
     let mut guard = match reg.lock() {
@@ -329,9 +333,11 @@ pub fn tables<R: Rules>() -> &'static Tables<Bb<R>> {
         }
     };
     drop(guard);
-    LAST.with(|c| c.set(Some((id, entry))));
     match entry.downcast_ref::<Tables<Bb<R>>>() {
-        Some(t) => t,
+        Some(t) => {
+            LAST.with(|c| c.set(Some((id, entry))));
+            t
+        }
         // Unreachable: the registry is keyed by the type that built it.
         None => Box::leak(Box::new(Tables::build::<R>())),
     }

@@ -161,17 +161,135 @@ impl Window {
     }
 }
 
+/// Two windows that read the same squares: a White window and the Black
+/// window turned half a turn onto it (the windows of the diagonal and
+/// turkish boards are placed symmetrically, so every window there has
+/// such a partner; on the hex board 16 of 45 have one). One gather of each
+/// player's men over the shared mask gives both windows' indices:
+/// `table[g]` holds the White window's base-3 value of the gathered bits
+/// `g` in its low 16 bits and the Black window's in its high 16 bits, so
+/// with `x = table[white men]` and `y = table[black men]`, `x + 2y` has
+/// White's index (own men digit 1, opponent's 2) in its low half and
+/// `2x + y` has Black's in its high half (3^8 - 1 < 2^16: no carry).
+#[derive(Clone, Debug)]
+pub struct Pair {
+    /// The shared mask: low and high 64 bits, squares in the low word.
+    pext: [u64; 2],
+    pext_low: u32,
+    /// The same mask as runs of consecutive bits (portable gather).
+    runs: [Run; MAX_SQUARES],
+    nruns: usize,
+    /// Gathered bits -> the two windows' base-3 values (low, high half).
+    table: [u32; 256],
+    /// First weight (`2 * offset`) of the White and the Black window.
+    white: usize,
+    black: usize,
+}
+
+impl Pair {
+    #[inline(always)]
+    fn gather<B: Bitboard>(&self, b: B) -> usize {
+        let mut g = 0u64;
+        for r in &self.runs[..self.nruns] {
+            g |= (b.bits_from(r.shift) & r.mask) << r.dest;
+        }
+        g as usize
+    }
+
+    /// # Safety
+    /// The processor must have BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn gather_pext<B: Bitboard>(&self, b: B) -> usize {
+        use std::arch::x86_64::_pext_u64;
+        // SAFETY: the caller guarantees BMI2.
+        let mut g = unsafe { _pext_u64(b.bits_from(0), self.pext[0]) };
+        if B::BITS > 64 {
+            // SAFETY: as above.
+            g |= unsafe { _pext_u64(b.bits_from(64), self.pext[1]) } << self.pext_low;
+        }
+        g as usize
+    }
+}
+
+/// Pairs every White window with the Black window on the same squares;
+/// returns the pairs and the (window, colour) left over (none on the
+/// diagonal and turkish boards; evaluated one by one).
+fn pair_windows(windows: &[Window]) -> (Vec<Pair>, Vec<(usize, usize)>) {
+    let mut pairs = Vec::new();
+    let mut black_used = vec![false; windows.len()];
+    let mut single = Vec::new();
+    for (i, w) in windows.iter().enumerate() {
+        let partner =
+            (0..windows.len()).find(|&j| !black_used[j] && windows[j].pext[1] == w.pext[0]);
+        let Some(j) = partner else {
+            single.push((i, 0));
+            continue;
+        };
+        black_used[j] = true;
+        let b = &windows[j];
+        let mut t = [0u32; 256];
+        for (g, v) in t.iter_mut().enumerate().take(w.b3[0].len()) {
+            *v = w.b3[0][g] as u32 | (b.b3[1][g] as u32) << 16;
+        }
+        pairs.push(Pair {
+            pext: w.pext[0],
+            pext_low: w.pext_low[0],
+            runs: w.runs[0],
+            nruns: w.nruns[0],
+            table: t,
+            white: 2 * w.offset,
+            black: 2 * b.offset,
+        });
+    }
+    for (j, used) in black_used.iter().enumerate() {
+        if !used {
+            single.push((j, 1));
+        }
+    }
+    (pairs, single)
+}
+
 /// The features of one rule set: its windows and the sizes of the weight
 /// vector.
 #[derive(Clone, Debug)]
 pub struct Layout {
     pub windows: Vec<Window>,
+    /// The windows paired for the evaluation ([`Pair`]) and the
+    /// (window, colour) without a partner.
+    pub pairs: Vec<Pair>,
+    pub single: Vec<(usize, usize)>,
     /// Pattern entries (the sum of 3^k).
     pub entries: usize,
     /// Pieces at the start: the phase runs from this (opening) to 0.
     pub phase_max: i32,
     /// A hash of the windows and features: a weights file must carry it.
     pub id: u64,
+    /// `phase_max * SCALE`, the divisor of the blended sum, and its
+    /// reciprocal for [`divide`].
+    divisor: i64,
+    reciprocal: u128,
+}
+
+/// Bits of the fixed-point reciprocal in [`divide`].
+const RECIPROCAL_SHIFT: u32 = 60;
+/// [`divide`] is exact for dividends below this (and divisors up to 2^12).
+const DIVIDEND_LIMIT: u64 = 1 << 48;
+
+/// `x / d` rounded towards zero, as Rust's `/`, by a multiplication with
+/// `r = ceil(2^60 / d)`: for `|x| < 2^48` and `d <= 2^12`,
+/// `floor(|x| r / 2^60) = floor(|x| / d)` (the error `|x| (r - 2^60/d)
+/// / 2^60 < 2^48 / 2^60` is smaller than the `1/d >= 2^-12` that separates
+/// `|x|/d` from the next integer). A division instruction is some
+/// twenty cycles; this is a few.
+#[inline(always)]
+fn divide(x: i64, d: i64, r: u128) -> i64 {
+    let a = x.unsigned_abs();
+    if a >= DIVIDEND_LIMIT {
+        return x / d;
+    }
+    let q = ((a as u128 * r) >> RECIPROCAL_SHIFT) as i64;
+    if x < 0 { -q } else { q }
 }
 
 /// The windows of a geometry: blocks of `w` files by `h` ranks at steps
@@ -238,11 +356,18 @@ impl Layout {
             .map(|&(a, b)| (b - a) as i32)
             .sum::<i32>()
             .max(1);
+        let (pairs, single) = pair_windows(&windows);
+        let divisor = phase_max as i64 * SCALE as i64;
+        assert!(divisor <= 1 << 12, "phase divisor too large for `divide`");
         Layout {
             windows,
+            pairs,
+            single,
             entries: offset,
             phase_max,
             id,
+            divisor,
+            reciprocal: (1u128 << RECIPROCAL_SHIFT).div_ceil(divisor as u128),
         }
     }
 
@@ -279,7 +404,12 @@ pub fn phase<R: Rules>(layout: &Layout, pos: &Position<Bb<R>>) -> i32 {
 /// centi-men, with weights `w` (checked against the layout when loaded).
 #[inline(always)]
 pub fn evaluate<R: Rules>(pos: &Position<Bb<R>>, w: &Weights) -> Score {
-    evaluate_by::<R>(pos, w, |win, c, own, opp| win.index(c, own, opp))
+    evaluate_by::<R>(
+        pos,
+        w,
+        |pair, b| pair.gather(b),
+        |win, c, own, opp| win.index(c, own, opp),
+    )
 }
 
 /// [`evaluate`] with the `pext` instruction.
@@ -290,41 +420,87 @@ pub fn evaluate<R: Rules>(pos: &Position<Bb<R>>, w: &Weights) -> Score {
 #[target_feature(enable = "popcnt,bmi2")]
 pub unsafe fn evaluate_bmi2<R: Rules>(pos: &Position<Bb<R>>, w: &Weights) -> Score {
     // SAFETY: this function is compiled for and called only on BMI2.
-    evaluate_by::<R>(pos, w, |win, c, own, opp| unsafe {
-        win.index_pext(c, own, opp)
-    })
+    evaluate_by::<R>(
+        pos,
+        w,
+        |pair, b| unsafe { pair.gather_pext(b) },
+        |win, c, own, opp| unsafe { win.index_pext(c, own, opp) },
+    )
+}
+
+/// The pattern sums (opening, ending), White's windows minus Black's.
+/// `men` must be disjoint and `p` exactly the layout's pattern weights.
+#[inline(always)]
+fn pattern_sums<B: Bitboard>(
+    layout: &Layout,
+    p: &[i16],
+    men: [B; 2],
+    gather: impl Fn(&Pair, B) -> usize,
+    index: impl Fn(&Window, usize, B, B) -> usize,
+) -> (i32, i32) {
+    let (mut open, mut end) = (0i32, 0i32);
+    for pair in &layout.pairs {
+        // A gather has at most MAX_SQUARES (8) bits: `as u8` keeps it.
+        let x = pair.table[gather(pair, men[0]) as u8 as usize];
+        let y = pair.table[gather(pair, men[1]) as u8 as usize];
+        let iw = pair.white + 2 * ((x + 2 * y) & 0xffff) as usize;
+        let ib = pair.black + 2 * ((2 * x + y) >> 16) as usize;
+        // SAFETY: the two men sets are disjoint, so both halves are
+        // base-3 numbers of the window's digits (0, 1 or 2 each), below
+        // its 3^k entries; a window's entries end at most at
+        // `layout.entries`, and `p` holds two weights for each (checked by
+        // the caller).
+        let (wo, we, bo, be) = unsafe {
+            (
+                *p.get_unchecked(iw),
+                *p.get_unchecked(iw + 1),
+                *p.get_unchecked(ib),
+                *p.get_unchecked(ib + 1),
+            )
+        };
+        open += wo as i32 - bo as i32;
+        end += we as i32 - be as i32;
+    }
+    for &(wi, c) in &layout.single {
+        let win = &layout.windows[wi];
+        let i = 2 * (win.offset + index(win, c, men[c], men[1 - c]));
+        if let Some(a) = p.get(i..i + 2) {
+            let sign = 1 - 2 * c as i32;
+            open += sign * a[0] as i32;
+            end += sign * a[1] as i32;
+        }
+    }
+    (open, end)
 }
 
 #[inline(always)]
 fn evaluate_by<R: Rules>(
     pos: &Position<Bb<R>>,
     w: &Weights,
+    gather: impl Fn(&Pair, Bb<R>) -> usize,
     index: impl Fn(&Window, usize, Bb<R>, Bb<R>) -> usize,
 ) -> Score {
     let t: &Tables<Bb<R>> = eval::tables::<R>();
     let layout = &t.layout;
-    let men = [pos.pieces[0] & !pos.kings, pos.pieces[1] & !pos.kings];
-    let p = &w.pattern;
-    let (mut open, mut end) = (0i32, 0i32);
-    for win in &layout.windows {
-        let iw = 2 * (win.offset + index(win, 0, men[0], men[1]));
-        let ib = 2 * (win.offset + index(win, 1, men[1], men[0]));
-        if let (Some(a), Some(b)) = (p.get(iw..iw + 2), p.get(ib..ib + 2)) {
-            open += a[0] as i32 - b[0] as i32;
-            end += a[1] as i32 - b[1] as i32;
-        }
+    if w.pattern.len() != 2 * layout.entries || w.dense.len() != 2 * NF {
+        // Weights are checked against the layout when they are loaded
+        // (`Weights::check`), so this does not happen; if it did, the
+        // hand evaluation is a safe answer.
+        return eval::evaluate::<R>(pos);
     }
+    let white = pos.pieces[0] & !pos.kings;
+    let men = [white, pos.pieces[1] & !pos.kings & !white];
+    let (mut open, mut end) = pattern_sums(layout, &w.pattern, men, gather, index);
     let f = eval::feature_difference::<R>(t, pos);
+    let d = &w.dense;
     for (k, &x) in f.iter().enumerate() {
-        if let Some(d) = w.dense.get(2 * k..2 * k + 2) {
-            open += d[0] as i32 * x;
-            end += d[1] as i32 * x;
-        }
+        open += d[2 * k] as i32 * x;
+        end += d[2 * k + 1] as i32 * x;
     }
     let ph = phase::<R>(layout, pos);
     let n = layout.phase_max;
-    let mut s = ((open as i64 * ph as i64 + end as i64 * (n - ph) as i64)
-        / (n as i64 * SCALE as i64)) as Score;
+    let blend = open as i64 * ph as i64 + end as i64 * (n - ph) as i64;
+    let mut s = divide(blend, layout.divisor, layout.reciprocal) as Score;
     if eval::is_drawish::<R>(pos) {
         s /= eval::DRAWISH_DIVISOR;
     }
@@ -467,6 +643,114 @@ mod tests {
         pext_agrees::<English>();
         pext_agrees::<Turkish>();
         pext_agrees::<Hex>();
+    }
+
+    /// The evaluation as first written: each window's index computed
+    /// from scratch for each colour ([`entries`]), summed in window order.
+    fn reference<R: Rules>(pos: &Position<Bb<R>>, w: &Weights) -> Score {
+        let t = eval::tables::<R>();
+        let (we, be) = entries::<R>(&t.layout, pos);
+        let (mut open, mut end) = (0i32, 0i32);
+        for (a, b) in we.iter().zip(&be) {
+            let (a, b) = (2 * *a as usize, 2 * *b as usize);
+            open += w.pattern[a] as i32 - w.pattern[b] as i32;
+            end += w.pattern[a + 1] as i32 - w.pattern[b + 1] as i32;
+        }
+        for (k, &x) in eval::feature_difference::<R>(t, pos).iter().enumerate() {
+            open += w.dense[2 * k] as i32 * x;
+            end += w.dense[2 * k + 1] as i32 * x;
+        }
+        let ph = phase::<R>(&t.layout, pos) as i64;
+        let n = t.layout.phase_max as i64;
+        let mut s = ((open as i64 * ph + end as i64 * (n - ph)) / (n * SCALE as i64)) as Score;
+        if eval::is_drawish::<R>(pos) {
+            s /= eval::DRAWISH_DIVISOR;
+        }
+        if pos.side == 0 { s } else { -s }
+    }
+
+    /// The paired evaluation (both gathers) gives exactly the per-window
+    /// one on random games, with random weights and the shipped ones.
+    fn paired_agrees<R: Rules>() {
+        let g = Draughts::<R>::default();
+        let mut sets = vec![random_weights::<R>(13)];
+        if let Some(w) = crate::draughts::weights::embedded::<R>() {
+            sets.push(w.clone());
+        }
+        let mut seed = 21u64;
+        for game in 0..30 {
+            let mut pos = g.start();
+            for _ in 0..(10 + 5 * game) {
+                for w in &sets {
+                    let want = reference::<R>(&pos, w);
+                    assert_eq!(evaluate::<R>(&pos, w), want, "{}", g.format_fen(&pos));
+                    assert_eq!(eval::evaluate_weights::<R>(&pos, w), want);
+                }
+                let mut list = MoveList::new();
+                g.generate(&pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let i = (zobrist::splitmix64(&mut seed) % list.len() as u64) as usize;
+                pos = g.play(&pos, list[i]);
+            }
+        }
+    }
+
+    #[test]
+    fn the_paired_windows_give_the_per_window_evaluation() {
+        paired_agrees::<International>();
+        paired_agrees::<Brazilian>();
+        paired_agrees::<English>();
+        paired_agrees::<Spanish>();
+        paired_agrees::<Turkish>();
+        paired_agrees::<TurkishImmediate>();
+        paired_agrees::<Hex>();
+    }
+
+    #[test]
+    fn every_window_has_a_partner_on_the_square_boards() {
+        fn check<R: Rules>(all: bool) {
+            let l = &eval::tables::<R>().layout;
+            assert_eq!(
+                2 * l.pairs.len() + l.single.len(),
+                2 * l.windows.len(),
+                "{}",
+                R::NAME
+            );
+            if all {
+                assert!(l.single.is_empty(), "{}", R::NAME);
+            }
+        }
+        check::<International>(true);
+        check::<English>(true);
+        check::<Turkish>(true);
+        // The hex board's blocks of files and ranks do not map onto each
+        // other when the board is turned: most go one by one.
+        check::<Hex>(false);
+    }
+
+    #[test]
+    fn division_by_the_reciprocal_is_exact() {
+        let mut seed = 1u64;
+        for d in 1..=(1i64 << 12) {
+            let r = (1u128 << RECIPROCAL_SHIFT).div_ceil(d as u128);
+            let check = |x: i64| assert_eq!(divide(x, d, r), x / d, "{x} / {d}");
+            for k in [0, 1, 2, d - 1, d, d + 1, 7 * d - 1, 7 * d] {
+                check(k);
+                check(-k);
+            }
+            let limit = DIVIDEND_LIMIT as i64;
+            for x in [limit - 1, limit, limit + 1, i64::MAX, i64::MIN + 1] {
+                check(x);
+                check(-x);
+            }
+            for _ in 0..50 {
+                let x = (zobrist::splitmix64(&mut seed) >> 15) as i64 - (1 << 48);
+                check(x);
+                check(x >> (zobrist::splitmix64(&mut seed) % 40));
+            }
+        }
     }
 
     #[test]
