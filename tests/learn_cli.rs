@@ -2,20 +2,11 @@
 //! GNU parallel concatenate into the single run's file, training writes a
 //! weights file that the engine loads, and bad weights files are refused.
 
+mod cli_util;
+
+use cli_util::salto;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn salto(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_salto"))
-        .args(args)
-        .output()
-        .expect("run salto");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("salto-learn-{name}-{}", std::process::id()));

@@ -437,6 +437,37 @@ fn two_identical_node_limited_searches_give_identical_output() {
     assert!(a.last().is_some_and(|l| l.starts_with("done move=")));
 }
 
+#[test]
+fn the_last_info_line_starts_with_the_move_played() {
+    // A node limit cuts an iteration as the clock does, but at the same
+    // place on every run. Some of these limits cut an iteration after it
+    // found a new best move (20000 to 23500 nodes did when this was
+    // written), which is the move played: an info line must say so.
+    let mut s = Salto::start();
+    s.handshake();
+    for nodes in (1000..=60_000).step_by(1000) {
+        s.send("new-game");
+        s.send("pos start");
+        s.send(&format!("level nodes={nodes}"));
+        s.send("go think");
+        let mut last_pv = None;
+        let done = loop {
+            let l = s.recv_raw(30_000).expect("the search ends");
+            if l.starts_with("done") {
+                break l;
+            }
+            if let Some((_, pv)) = l.split_once("pv=\"") {
+                last_pv = pv.split([' ', '"']).next().map(str::to_string);
+            }
+        };
+        assert_eq!(
+            last_pv,
+            Some(done_move(&done)),
+            "nodes={nodes}: the last info's pv does not start with {done}"
+        );
+    }
+}
+
 // ---------------------------------------------------------------------
 // With a search that runs until it is stopped.
 

@@ -1,18 +1,8 @@
 //! `salto bench` and `salto analyse` from the outside.
 
-use std::process::Command;
+mod cli_util;
 
-fn salto(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_salto"))
-        .args(args)
-        .output()
-        .expect("run salto");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use cli_util::salto;
 
 fn total_nodes(out: &str) -> u64 {
     let line = out

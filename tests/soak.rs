@@ -18,8 +18,7 @@
 mod protocol_util;
 
 use protocol_util::*;
-use salto::game::Game;
-use salto::variant::{GameVisitor, Options, dispatch};
+use salto::variant::Options;
 use std::time::{Duration, Instant};
 
 /// The table the soak asks for, MiB.
@@ -56,30 +55,6 @@ impl Rng {
     }
     fn below(&mut self, n: u64) -> u64 {
         self.next() % n
-    }
-}
-
-/// Checks a `done` line after `moves`: its move legal, its ponder move
-/// legal after it.
-struct Check<'a>(&'a [String], &'a str);
-
-impl GameVisitor for Check<'_> {
-    type Output = Result<(), String>;
-    fn visit<G: Game>(self, g: G) -> Result<(), String> {
-        let mut p = g.start();
-        for m in self.0 {
-            let mv = g.parse_move(&p, m).map_err(|e| format!("{m}: {e}"))?;
-            p = g.play(&p, mv);
-        }
-        let mv = g
-            .parse_move(&p, &done_move(self.1))
-            .map_err(|e| format!("{}: {e}", self.1))?;
-        if let Some(pm) = done_ponder(self.1) {
-            let after = g.play(&p, mv);
-            g.parse_move(&after, &pm)
-                .map_err(|e| format!("ponder {pm} in {}: {e}", self.1))?;
-        }
-        Ok(())
     }
 }
 
@@ -204,7 +179,7 @@ fn soak() {
                 s.expect("done")
             }
         };
-        if let Err(e) = dispatch(&cfg.opts, Check(&moves, &done)).expect("a game") {
+        if let Err(e) = legal_done(&cfg.opts, &moves, &done) {
             panic!("search {i} ({:?}): {e}", cfg.params);
         }
         if i % 100 == 99 {

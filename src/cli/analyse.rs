@@ -112,7 +112,7 @@ fn nodes_per_second(nodes: u64, secs: f64) -> f64 {
 /// One object per line; serialising these plain structs cannot fail.
 fn print_json(value: &impl Serialize) {
     if let Ok(line) = serde_json::to_string(value) {
-        println!("{line}");
+        outln!("{line}");
     }
 }
 
@@ -174,7 +174,7 @@ impl GameVisitor for Analyse {
                     pv: &pv,
                 });
             } else {
-                println!(
+                outln!(
                     "info depth={} multipv={} mean-depth={:.1} score={} nodes={} time={:.3} nps={:.2} pv=\"{}\"",
                     i.depth,
                     i.multipv,
@@ -189,12 +189,12 @@ impl GameVisitor for Analyse {
         };
         if let Some(wdl) = game.egdb_probe(&pos) {
             if json {
-                println!(
+                outln!(
                     "{}",
                     serde_json::json!({"type": "egdb", "value": wdl.name()})
                 );
             } else {
-                println!("egdb value={wdl}");
+                outln!("egdb value={wdl}");
             }
         }
         let t0 = std::time::Instant::now();
@@ -216,7 +216,7 @@ impl GameVisitor for Analyse {
                 pv: &pv,
             });
         } else {
-            println!(
+            outln!(
                 "best move={} score={} depth={} nodes={} time={:.3} nps={:.2} pv=\"{}\"",
                 best.as_deref().unwrap_or("none"),
                 format::score(r.score),

@@ -108,7 +108,7 @@ impl GameVisitor for BenchRun {
             let r = s.search(pos, &[], &limits, &control, &mut |_| {});
             let micros = t0.elapsed().as_micros();
             if !self.quiet {
-                println!(
+                outln!(
                     "bench variant={} position={} depth={} nodes={} time={:.3} best={}",
                     game.name(),
                     i + 1,
@@ -216,9 +216,11 @@ pub fn run(args: BenchArgs) -> ExitCode {
             } else {
                 0.0
             };
-            println!(
+            outln!(
                 "bench total nodes={} time={:.3} nps={:.0}",
-                c.nodes, secs, nps
+                c.nodes,
+                secs,
+                nps
             );
             ExitCode::SUCCESS
         }

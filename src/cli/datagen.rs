@@ -117,7 +117,7 @@ impl RulesVisitor for Run {
         file.flush()
             .map_err(|e| format!("cannot write {}: {e}", self.out.display()))?;
         bar.finish();
-        eprintln!(
+        errln!(
             "datagen: {} games, {positions} positions in {:.1} s, written to {}",
             range.end - range.start,
             t0.elapsed().as_secs_f64(),

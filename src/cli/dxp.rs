@@ -69,7 +69,7 @@ fn engine_spec(a: &DxpArgs) -> Result<EngineSpec, String> {
 /// Prints one line per game on stdout.
 fn print_reports(reports: &[crate::dxp::GameReport], from: usize) {
     for (i, r) in reports.iter().enumerate().skip(from) {
-        println!("game {}: {r}", i + 1);
+        outln!("game {}: {r}", i + 1);
     }
 }
 
@@ -112,7 +112,7 @@ impl GameVisitor for Run {
         let local = listener
             .local_addr()
             .map_err(|e| format!("cannot read the listening address: {e}"))?;
-        eprintln!("salto dxp: listening on {local}");
+        errln!("salto dxp: listening on {local}");
         let mut played = 0;
         // One connection at a time; the engine is kept between them.
         let mut player = HubPlayer::new(spec);
@@ -121,11 +121,11 @@ impl GameVisitor for Run {
             let peer = stream
                 .peer_addr()
                 .map_or("?".to_string(), |p| p.to_string());
-            eprintln!("salto dxp: connection from {peer}");
+            errln!("salto dxp: connection from {peer}");
             let left = a.games.map(|g| g.saturating_sub(played));
             let mut s = Session::new(&game, Conn::new(stream, trace()), player, &a.name);
             if let Err(e) = s.serve(left) {
-                eprintln!("salto dxp: {peer}: {e}");
+                errln!("salto dxp: {peer}: {e}");
             }
             print_reports(&s.reports, 0);
             played += s.reports.len();

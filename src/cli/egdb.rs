@@ -86,7 +86,7 @@ struct Totals {
 fn print_totals(rows: &[SliceReport], per_slice: bool) {
     let max = rows.iter().map(|r| r.material.pieces()).max().unwrap_or(0);
     let mut by = vec![Totals::default(); max as usize + 1];
-    println!(
+    outln!(
         "pieces  slices       positions            wins           draws          losses        bytes  seconds"
     );
     for r in rows {
@@ -102,16 +102,30 @@ fn print_totals(rows: &[SliceReport], per_slice: bool) {
         t.seconds += r.seconds;
         if per_slice {
             let w = r.wdl;
-            println!(
+            outln!(
                 "  {}  white to move {}/{}/{}  black to move {}/{}/{}  ({} a side, {} bytes)",
-                r.material, w[0][0], w[0][1], w[0][2], w[1][0], w[1][1], w[1][2], r.count, r.bytes
+                r.material,
+                w[0][0],
+                w[0][1],
+                w[0][2],
+                w[1][0],
+                w[1][1],
+                w[1][2],
+                r.count,
+                r.bytes
             );
         }
     }
     for (p, t) in by.iter().enumerate().filter(|(_, t)| t.slices > 0) {
-        println!(
+        outln!(
             "{p:>6} {:>7} {:>15} {:>15} {:>15} {:>15} {:>12} {:>8.1}",
-            t.slices, t.positions, t.wdl[0], t.wdl[1], t.wdl[2], t.bytes, t.seconds
+            t.slices,
+            t.positions,
+            t.wdl[0],
+            t.wdl[1],
+            t.wdl[2],
+            t.bytes,
+            t.seconds
         );
     }
 }
@@ -131,7 +145,7 @@ impl RulesVisitor for Run<'_> {
                 };
                 match build_all::<R>(&opts) {
                     Ok(rows) => {
-                        println!(
+                        outln!(
                             "egdb {} up to {} pieces in {}: built {} slices, reused {}, {} with distances, longest distance built {} plies ({:.1} s)",
                             rules_key::<R>(),
                             a.pieces,
@@ -186,7 +200,7 @@ impl RulesVisitor for Run<'_> {
                     }
                 }
                 bar.finish_and_clear();
-                println!(
+                outln!(
                     "egdb verify {} up to {} pieces: {checked} positions checked, {bad} inconsistent, {with_dtc} slices with distances, {bad_dtc} wrong distances, {} slices missing or unreadable{} ({:.1} s)",
                     rules_key::<R>(),
                     a.pieces,
@@ -223,7 +237,7 @@ impl RulesVisitor for Run<'_> {
                         None => missing.push(m.to_string()),
                     }
                 }
-                println!(
+                outln!(
                     "egdb {} in {}: {} slices readable, {} missing or unreadable{}",
                     rules_key::<R>(),
                     a.dir.display(),
@@ -239,7 +253,7 @@ impl RulesVisitor for Run<'_> {
                 if slices {
                     for r in &rows {
                         if let Some((pos, d)) = db.longest_win::<R>(r.material) {
-                            println!(
+                            outln!(
                                 "  {}  longest win, White to move: {d} plies to conversion: {}",
                                 r.material,
                                 crate::draughts::notation::format_fen::<R>(&pos, false)

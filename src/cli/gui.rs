@@ -18,7 +18,7 @@ pub fn run(args: GuiArgs) -> ExitCode {
     match crate::gui::start(&args.host, args.port) {
         Ok(server) => {
             // Stdout is free here: this is not a Hub session.
-            println!(
+            outln!(
                 "salto gui: serving http://{}/ (open it in a browser; Ctrl-C stops)",
                 server.addr
             );

@@ -127,6 +127,9 @@ pub struct MatchArgs {
     /// The PDN Event tag.
     #[arg(long, default_value = "salto match")]
     pub event: String,
+    /// The PDN Site tag: where the match is played (free text).
+    #[arg(long, default_value = "?")]
+    pub site: String,
     /// No progress line on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -276,6 +279,7 @@ fn config(a: &MatchArgs, opts: &Options) -> Result<MatchConfig, String> {
         concurrency: a.concurrency.max(1),
         pdn: a.pdn.clone(),
         event: a.event.clone(),
+        site: a.site.clone(),
         seed,
         progress: !a.quiet,
     })
@@ -324,7 +328,7 @@ fn merge(m: MergeArgs) -> ExitCode {
             return fail(format!("cannot write {}: {e}", out.display()));
         }
     }
-    println!(
+    outln!(
         "{}",
         if m.json {
             summary.json()
@@ -359,7 +363,7 @@ pub fn run(mut a: MatchArgs) -> ExitCode {
     };
     match dispatch(&opts, visitor) {
         Ok(Ok(text)) => {
-            println!("{text}");
+            outln!("{text}");
             if interrupt.load(Ordering::SeqCst) {
                 ExitCode::from(EXIT_INTERRUPTED)
             } else {

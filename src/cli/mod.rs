@@ -1,6 +1,28 @@
 //! The command line: `salto [hub]`, `salto perft`, `salto match`,
 //! `salto bench`, `salto analyse`, `salto dxp`. Each subcommand but `hub`
 //! (the [`crate::protocol`] module) lives in its own file here.
+//!
+//! Subcommands print with `outln!` and `errln!`, never `println!`:
+//! `println!` panics when the reader has gone (`salto analyse | head -1`).
+
+/// Prints one line of a subcommand's output on stdout, like `println!`; when
+/// the reader has gone (a closed pipe), the program ends quietly with status
+/// 0, as `grep` or `rg` do, instead of panicking. See `write_out`.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::cli::write_out(format_args!($($arg)*))
+    };
+}
+
+/// Prints a progress or error line on stderr, like `eprintln!`, but a
+/// closed stderr is no error: the work goes on (its result is a file, the
+/// output on stdout or the exit status).
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
 
 pub mod analyse;
 pub mod bench;
@@ -14,7 +36,7 @@ pub mod train;
 
 use crate::game::ParseError;
 use crate::variant::Options;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -113,8 +135,26 @@ pub const EXIT_USAGE: u8 = 2;
 
 /// Prints a one-line error on stderr and returns exit status 2.
 pub fn fail(msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("salto: {msg}");
+    errln!("salto: {msg}");
     ExitCode::from(EXIT_USAGE)
+}
+
+/// Writes one line to stdout (what `outln!` calls). A closed pipe ends
+/// the program with status 0 and nothing on stderr: the reader took what it
+/// wanted. Any other write error (a full disk) ends it with a message and
+/// status 1.
+pub fn write_out(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    // Stdout is line buffered: the newline sends the line, so an error shows
+    // here, not at exit.
+    if let Err(e) = out.write_fmt(line).and_then(|()| out.write_all(b"\n")) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        errln!("salto: cannot write the output: {e}");
+        std::process::exit(1);
+    }
 }
 
 /// Sets up logging: off unless `RUST_LOG` is set or a log file is given.
@@ -129,7 +169,7 @@ pub fn init_logging(file: Option<&std::path::Path>) {
                 builder.format_timestamp_millis();
             }
             Err(e) => {
-                eprintln!("salto: cannot open log file {}: {e}", path.display());
+                errln!("salto: cannot open log file {}: {e}", path.display());
                 return;
             }
         }
@@ -142,17 +182,34 @@ pub fn init_logging(file: Option<&std::path::Path>) {
     let _ = builder.try_init();
 }
 
-/// True when the arguments ask for a Hub session: none at all, `hub`, or only
-/// `--name=value` options (lidraughts-bot passes some) that are not ours.
+/// True when the arguments ask for a Hub session: none at all, `hub`, or
+/// only options that are not ours (lidraughts-bot passes some, as
+/// `--name=value`), perhaps with values. Our own `--log FILE` may come
+/// first. A subcommand after options still runs that subcommand
+/// (`salto --log match.log match ...`); a first argument that is neither an
+/// option nor `hub` goes to clap, which runs it or says what is wrong.
 fn is_hub_invocation(args: &[String]) -> bool {
     let known = ["--help", "-h", "--version", "-V"];
-    let mut rest = args.iter().skip(1).peekable();
-    match rest.peek() {
-        None => true,
-        Some(a) if a.as_str() == "hub" => true,
-        Some(a) if a.starts_with('-') => !known.contains(&a.as_str()),
-        _ => false,
+    let mut rest = args.iter().skip(1);
+    let mut after_option = false;
+    while let Some(a) = rest.next() {
+        if known.contains(&a.as_str()) {
+            return false;
+        }
+        if a.starts_with('-') {
+            if a == "--log" {
+                rest.next();
+            }
+            after_option = true;
+            continue;
+        }
+        if a == "hub" {
+            return true;
+        }
+        // A value of a foreign option, or our subcommand.
+        return after_option && Cli::command().find_subcommand(a).is_none();
     }
+    true
 }
 
 /// The `--log FILE` / `--log=FILE` option, looked up by hand for the Hub
@@ -214,6 +271,25 @@ mod tests {
         assert!(is_hub_invocation(&v(&["salto", "--bot-name=x", "hub"])));
         assert!(!is_hub_invocation(&v(&["salto", "perft"])));
         assert!(!is_hub_invocation(&v(&["salto", "--help"])));
+        assert!(is_hub_invocation(&v(&["salto", "--log", "a.log"])));
+        assert!(is_hub_invocation(&v(&["salto", "--log=a.log", "hub"])));
+        assert!(is_hub_invocation(&v(&["salto", "--bot-name", "x"])));
+        assert!(!is_hub_invocation(&v(&["salto", "pertf"])));
+    }
+
+    #[test]
+    fn a_subcommand_after_global_options_runs_that_subcommand() {
+        for args in [
+            &["salto", "--log", "m.log", "match", "--engine", "cmd=x"][..],
+            &["salto", "--log=m.log", "perft", "--depth", "1"],
+            &["salto", "--log", "m.log", "--help"],
+        ] {
+            assert!(!is_hub_invocation(&v(args)), "{args:?}");
+        }
+        let cli = Cli::try_parse_from(v(&["salto", "--log", "m.log", "perft", "--depth", "1"]))
+            .expect("parses");
+        assert!(matches!(cli.command, Some(Command::Perft(_))));
+        assert_eq!(cli.log, Some("m.log".into()));
         assert_eq!(
             hub_log_file(&v(&["salto", "hub", "--log", "a.log"])),
             Some("a.log".into())

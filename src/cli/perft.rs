@@ -113,9 +113,7 @@ impl GameVisitor for PerftRun {
                 } else {
                     0.0
                 };
-                println!(
-                    "depth {d:2} count {count:>14} time {secs:9.3} s speed {mnps:8.2} Mnodes/s"
-                );
+                outln!("depth {d:2} count {count:>14} time {secs:9.3} s speed {mnps:8.2} Mnodes/s");
             }
             if self.divide {
                 let mut rows: Vec<(String, u64)> = divide(&game, &root, self.depth)
@@ -125,9 +123,9 @@ impl GameVisitor for PerftRun {
                 rows.sort();
                 let total: u64 = rows.iter().map(|r| r.1).sum();
                 for (text, n) in &rows {
-                    println!("{text} {n}");
+                    outln!("{text} {n}");
                 }
-                println!("moves {} total {total}", rows.len());
+                outln!("moves {} total {total}", rows.len());
             }
         });
         Ok(())

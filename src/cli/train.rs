@@ -88,7 +88,7 @@ impl RulesVisitor for Run {
             }
             None => start_weights::<R>(),
         };
-        eprintln!(
+        errln!(
             "train: {} positions, {} windows, {} weights, read in {:.1} s",
             ex.len(),
             layout.windows.len(),
@@ -108,7 +108,7 @@ impl RulesVisitor for Run {
             patterns_only: a.patterns_only,
         };
         let mut t = train::train(&ex, layout.entries, &w0, &opts, &mut |r| {
-            eprintln!(
+            errln!(
                 "epoch {:3}  train loss {:.6}  validation loss {:.6}  ({:.0} s)",
                 r.epoch,
                 r.train_loss,
@@ -116,7 +116,7 @@ impl RulesVisitor for Run {
                 t0.elapsed().as_secs_f64()
             );
         });
-        eprintln!(
+        errln!(
             "train: K = {:.1}, {} training and {} validation positions, validation loss {:.6} at the start, best {:.6}",
             t.k,
             t.train_size,
@@ -133,7 +133,7 @@ impl RulesVisitor for Run {
         let w = to_weights::<R>(&t.w);
         let names = eval::FEATURE_NAMES;
         for (k, name) in names.iter().enumerate() {
-            eprintln!(
+            errln!(
                 "  {:15} opening {:8.2}  ending {:8.2}",
                 name,
                 t.w[2 * layout.entries + 2 * k],
@@ -142,7 +142,7 @@ impl RulesVisitor for Run {
         }
         std::fs::write(&a.out, w.to_bytes())
             .map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
-        eprintln!("train: wrote {}", a.out.display());
+        errln!("train: wrote {}", a.out.display());
         Ok(())
     }
 }

@@ -1,6 +1,6 @@
 //! Small text helpers that every layer may use: error messages cut to a
-//! length, JSON string literals, and the case-insensitive named values of
-//! the game options.
+//! length, and the case-insensitive named values of the game options. (JSON
+//! is written with serde_json.)
 
 /// At most `max` characters of `s`, with `...` when cut.
 pub fn shorten(s: &str, max: usize) -> String {
@@ -11,23 +11,6 @@ pub fn shorten(s: &str, max: usize) -> String {
         t.push_str("...");
         t
     }
-}
-
-/// `text` as a JSON string literal.
-pub fn json_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// A choice among a few named values, parsed case-insensitively (the game
@@ -68,10 +51,5 @@ mod tests {
     fn long_text_is_cut_with_an_ellipsis() {
         assert_eq!(shorten("abc", 3), "abc");
         assert_eq!(shorten("abcdef", 3), "abc...");
-    }
-
-    #[test]
-    fn json_strings_are_escaped() {
-        assert_eq!(json_string("a\"b\\c\n\u{1}"), "\"a\\\"b\\\\c\\n\\u0001\"");
     }
 }

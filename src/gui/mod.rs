@@ -296,7 +296,7 @@ impl Table {
             })
             .collect();
         let (kind, winner, reason) = match &snap.result {
-            None => (EndKind::Aborted, None, "game in progress".to_string()),
+            None => (EndKind::Unterminated, None, "unfinished".to_string()),
             Some(end) => (
                 if end.reason.contains("repetition") {
                     EndKind::Repetition
@@ -333,23 +333,12 @@ impl Table {
         };
         let header = PdnHeader {
             event: "salto gui",
+            site: "salto gui",
             variant: self.opts.variant.name(),
             round: 1,
             date: &today(),
         };
-        let text =
-            write_game(&header, &rec).replacen("[Site \"salto match\"]", "[Site \"salto gui\"]", 1);
-        if snap.result.is_none() {
-            // PDN (like PGN) calls a game still being played unterminated.
-            text.replacen(
-                "[Termination \"aborted\"]",
-                "[Termination \"unterminated\"]",
-                1,
-            )
-            .replacen("{game in progress}", "{unfinished}", 1)
-        } else {
-            text
-        }
+        write_game(&header, &rec)
     }
 }
 

@@ -187,6 +187,9 @@ pub trait RootSearch<G: Game> {
         start: Instant,
         report: &mut dyn FnMut(&Info<G::Move>),
     ) -> bool;
+
+    /// The report of the first root line as it stands, at `depth`.
+    fn best_info(&self, depth: u32, start: Instant) -> Info<G::Move>;
 }
 
 /// The deepest iteration `limits` allow.
@@ -233,13 +236,21 @@ pub fn iterate<G: Game, S: RootSearch<G>>(
         let clocked = clocked(limits);
         let mut last_iter_time = 0.0f64;
         let mut stability = Stability::default();
+        let mut reported_best = None;
         for depth in 1..=max_depth {
             let search_depth = search.search_depth(depth, max_depth);
             let iter_start = Instant::now();
             if !search.iteration(search_depth, start, report) {
+                // The cut-off iteration put a new best move first, which is
+                // the move played: the last report says so.
+                let best = search.root_moves().first().map(|rm| rm.mv);
+                if search.is_main() && reported_best.is_some() && best != reported_best {
+                    report(&search.best_info(search_depth, start));
+                }
                 break;
             }
             completed = search_depth;
+            reported_best = search.root_moves().first().map(|rm| rm.mv);
             if !S::ITERATIVE {
                 break;
             }
@@ -375,6 +386,8 @@ mod tests {
         depths: Vec<u32>,
         score: Score,
         stop_at: Option<u32>,
+        /// The stopped iteration puts the second move first.
+        new_best_on_stop: bool,
     }
 
     impl<const ITER: bool> Fake<ITER> {
@@ -387,6 +400,7 @@ mod tests {
                 depths: Vec::new(),
                 score,
                 stop_at,
+                new_best_on_stop: false,
             }
         }
     }
@@ -405,21 +419,21 @@ mod tests {
             report: &mut dyn FnMut(&Info<Mv>),
         ) -> bool {
             if self.stop_at == Some(depth) {
+                if self.new_best_on_stop {
+                    self.root_moves.swap(0, 1);
+                }
                 return false;
             }
             self.depths.push(depth);
             self.root_moves[0].set_line(self.score, &[]);
-            let rm = &self.root_moves[0];
-            report(&info(
-                rm,
-                rm.pv.clone(),
-                depth,
-                &Leaves::default(),
-                1,
-                start,
-                1,
-            ));
+            report(&self.best_info(depth, start));
             true
+        }
+
+        fn best_info(&self, depth: u32, start: Instant) -> Info<Mv> {
+            let rm = &self.root_moves[0];
+            let pv = vec![rm.mv];
+            info(rm, pv, depth, &Leaves::default(), 1, start, 1)
         }
     }
 
@@ -469,6 +483,24 @@ mod tests {
 
     #[test]
     fn a_stopped_iteration_does_not_count() {
+        let mut f = Fake::<true>::new(5, 10, Some(4));
+        assert_eq!(run(&mut f, &depth(9)), (3, 3));
+    }
+
+    #[test]
+    fn a_new_best_move_from_a_stopped_iteration_is_reported_last() {
+        let mut f = Fake::<true>::new(5, 10, Some(4));
+        f.new_best_on_stop = true;
+        let control = Control::new();
+        let mut last = Vec::new();
+        let mut reports = 0;
+        let done = iterate(&mut f, &depth(9), &control, None, &mut |i| {
+            reports += 1;
+            last = i.pv.clone();
+        });
+        assert_eq!((done, reports), (3, 4));
+        assert_eq!(last, [f.root_moves[0].mv]);
+        // Without a new best move, no extra report.
         let mut f = Fake::<true>::new(5, 10, Some(4));
         assert_eq!(run(&mut f, &depth(9)), (3, 3));
     }

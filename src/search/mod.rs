@@ -103,8 +103,9 @@ impl Control {
     }
 }
 
-/// One report of the search: after each completed iteration, and when the
-/// best move changes.
+/// One report of the search: after each completed iteration, and after an
+/// iteration cut off by a limit when it changed the best move (the move
+/// played), so the last report always starts with that move.
 #[derive(Clone, Debug)]
 pub struct Info<M> {
     pub depth: u32,

@@ -161,8 +161,27 @@ impl MovePicker {
             }
         }
         if self.stage == Stage::Score {
+            // Every move but the table move, scored for the selection sort.
             self.stage = Stage::Ordered;
-            self.score(game, pos, moves, history, killers, to_move);
+            for (j, &mv) in moves.iter().enumerate() {
+                if Some(j) == self.table_move {
+                    continue;
+                }
+                let noisy = game.is_noisy(pos, mv);
+                self.noisy[j] = noisy;
+                let key = game.move_key(pos, mv);
+                self.keys[j] = Some(key);
+                let mut s = history.get(key, to_move);
+                if noisy {
+                    s += NOISY_BONUS;
+                } else if killers[0] == Some(mv) {
+                    s += KILLER_BONUS[0];
+                } else if killers[1] == Some(mv) {
+                    s += KILLER_BONUS[1];
+                }
+                self.order.push(j as u16);
+                self.scores.push(s);
+            }
         }
         if self.taken >= self.order.len() {
             return None;
@@ -179,36 +198,6 @@ impl MovePicker {
         self.scores.swap(taken, bi);
         self.taken += 1;
         Some(self.order[taken] as usize)
-    }
-
-    fn score<G: Game>(
-        &mut self,
-        game: &G,
-        pos: &G::Position,
-        moves: &MoveList<G::Move>,
-        history: &History,
-        killers: [Option<G::Move>; 2],
-        to_move: usize,
-    ) {
-        for (j, &mv) in moves.iter().enumerate() {
-            if Some(j) == self.table_move {
-                continue;
-            }
-            let noisy = game.is_noisy(pos, mv);
-            self.noisy[j] = noisy;
-            let key = game.move_key(pos, mv);
-            self.keys[j] = Some(key);
-            let mut s = history.get(key, to_move);
-            if noisy {
-                s += NOISY_BONUS;
-            } else if killers[0] == Some(mv) {
-                s += KILLER_BONUS[0];
-            } else if killers[1] == Some(mv) {
-                s += KILLER_BONUS[1];
-            }
-            self.order.push(j as u16);
-            self.scores.push(s);
-        }
     }
 
     /// Whether move `i` (already picked) is noisy.

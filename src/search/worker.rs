@@ -197,21 +197,14 @@ impl<G: Game> RootSearch<G> for Worker<'_, G> {
                 return false;
             }
             if self.is_main() {
-                let rm = &self.root_moves[pv_idx];
-                let nodes = self.total_nodes();
-                let info = driver::info(
-                    rm,
-                    rm.pv.clone(),
-                    depth,
-                    &self.leaves,
-                    nodes,
-                    start,
-                    pv_idx + 1,
-                );
-                report(&info);
+                report(&self.line_info(pv_idx, depth, start));
             }
         }
         true
+    }
+
+    fn best_info(&self, depth: u32, start: Instant) -> Info<G::Move> {
+        self.line_info(0, depth, start)
     }
 }
 
@@ -225,6 +218,21 @@ fn outcome_score(o: Outcome, to_move: usize, ply: usize) -> Score {
 }
 
 impl<'a, G: Game> Worker<'a, G> {
+    /// The report of root line `pv_idx` (0 for the best).
+    fn line_info(&self, pv_idx: usize, depth: u32, start: Instant) -> Info<G::Move> {
+        let rm = &self.root_moves[pv_idx];
+        let nodes = self.total_nodes();
+        driver::info(
+            rm,
+            rm.pv.clone(),
+            depth,
+            &self.leaves,
+            nodes,
+            start,
+            pv_idx + 1,
+        )
+    }
+
     pub fn new(
         game: G,
         shared: &'a Shared<'a>,

@@ -1,5 +1,8 @@
 //! Games as PDN (Portable Draughts Notation): the seven-tag roster, a FEN
-//! tag for custom starts, the result and the termination reason.
+//! tag for custom starts, the result and the termination reason. As in the
+//! PDN standard (and PGN, where it comes from), Event and Site are free
+//! text, and a game without a result (unfinished, interrupted, aborted) has
+//! the result `*`, which readers such as pydraughts take for "no result".
 
 use super::play::{EndKind, GameRecord};
 use crate::variant::{Descriptor, Variant};
@@ -16,7 +19,11 @@ pub fn game_type(variant: &str) -> Option<u32> {
 
 /// The PDN result token of a game.
 pub fn result_token(variant: &str, rec: &GameRecord) -> String {
-    if matches!(rec.kind, EndKind::Aborted | EndKind::Interrupted) || rec.seats.len() != 2 {
+    let no_result = matches!(
+        rec.kind,
+        EndKind::Aborted | EndKind::Interrupted | EndKind::Unterminated
+    );
+    if no_result || rec.seats.len() != 2 {
         return "*".into();
     }
     let [first, second, draw] =
@@ -37,6 +44,8 @@ fn tag(out: &mut String, name: &str, value: &str) {
 /// Extra information for the tags.
 pub struct PdnHeader<'a> {
     pub event: &'a str,
+    /// Where the game was played; `?` when unknown, as in PGN.
+    pub site: &'a str,
     pub variant: &'a str,
     pub round: u64,
     pub date: &'a str,
@@ -48,7 +57,7 @@ pub fn write_game(h: &PdnHeader, rec: &GameRecord) -> String {
     let mut out = String::new();
     let result = result_token(h.variant, rec);
     tag(&mut out, "Event", h.event);
-    tag(&mut out, "Site", "salto match");
+    tag(&mut out, "Site", h.site);
     tag(&mut out, "Date", h.date);
     tag(&mut out, "Round", &h.round.to_string());
     if n == 2 {
@@ -180,11 +189,16 @@ mod tests {
     fn pdn_has_fen_result_and_termination_for_custom_starts() {
         let h = PdnHeader {
             event: "test",
+            site: "here",
             variant: "international",
             round: 3,
             date: "2026.11.29",
         };
         let text = write_game(&h, &record());
+        assert!(
+            text.starts_with("[Event \"test\"]\n[Site \"here\"]\n"),
+            "{text}"
+        );
         assert!(text.contains("[White \"B\"]\n[Black \"A\"]\n"), "{text}");
         assert!(text.contains("[Result \"0-2\"]"));
         assert!(text.contains("[SetUp \"1\"]\n[FEN \"W:W31:B1\"]"));
@@ -207,6 +221,7 @@ mod tests {
         r.kind = EndKind::Repetition;
         let h = PdnHeader {
             event: "e",
+            site: "?",
             variant: "english",
             round: 1,
             date: "2026.11.29",
@@ -218,9 +233,16 @@ mod tests {
         );
         assert!(text.contains("[Result \"1/2-1/2\"]"));
         assert!(!text.contains("FEN"));
-        // A game cut short by a signal has no result.
+        // A game cut short by a signal, or still being played, has no
+        // result.
         r.kind = EndKind::Interrupted;
         assert!(write_game(&h, &r).contains("[Result \"*\"]"));
+        r.kind = EndKind::Unterminated;
+        r.reason = "unfinished".into();
+        let text = write_game(&h, &r);
+        assert!(text.contains("[Result \"*\"]"), "{text}");
+        assert!(text.contains("[Termination \"unterminated\"]"), "{text}");
+        assert!(text.trim_end().ends_with("{unfinished} *"), "{text}");
     }
 
     #[test]

@@ -212,6 +212,8 @@ pub enum EndKind {
     Aborted,
     /// The runner was stopped (SIGINT, SIGTERM): the game is not counted.
     Interrupted,
+    /// Still being played (the GUI's current game): no result yet.
+    Unterminated,
 }
 
 impl EndKind {
@@ -230,6 +232,7 @@ impl EndKind {
             EndKind::EngineError => "engine-error",
             EndKind::Aborted => "aborted",
             EndKind::Interrupted => "interrupted",
+            EndKind::Unterminated => "unterminated",
         }
     }
 }

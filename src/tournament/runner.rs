@@ -173,7 +173,9 @@ pub struct MatchConfig {
     pub openings: OpeningChoice,
     pub concurrency: usize,
     pub pdn: Option<PathBuf>,
+    /// The PDN Event and Site tags.
     pub event: String,
+    pub site: String,
     pub seed: u64,
     /// Print the progress line on stderr.
     pub progress: bool,
@@ -1122,6 +1124,7 @@ pub fn run_match<G: Game>(game: G, cfg: &MatchConfig) -> Result<MatchSummary, St
             if let Some(f) = pdn.as_mut() {
                 let h = PdnHeader {
                     event: &cfg.event,
+                    site: &cfg.site,
                     variant: game.name(),
                     round: g + 1,
                     date: &date,

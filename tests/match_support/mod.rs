@@ -331,7 +331,39 @@ pub fn test_config(
         concurrency: 1,
         pdn: None,
         event: "test".into(),
+        site: "?".into(),
         seed: 1,
         progress: false,
+    }
+}
+
+// Real matches between Salto processes (tests/match_salto.rs,
+// tests/reliability_games.rs).
+
+/// True when this build plays the game `opts` selects.
+pub fn playable(opts: &salto::variant::Options) -> bool {
+    struct Probe;
+    impl salto::variant::GameVisitor for Probe {
+        type Output = ();
+        fn visit<G: Game>(self, _: G) {}
+    }
+    salto::variant::dispatch(opts, Probe).is_ok()
+}
+
+/// Asserts that no game of a match summary (`salto match` output) ended by
+/// an engine's failure; `what` names the match in the message.
+pub fn assert_no_failure(summary: &str, what: &str) {
+    for bad in [
+        "illegal-move",
+        "time-forfeit",
+        "hung",
+        "crash",
+        "start-failed",
+        "engine-error",
+    ] {
+        assert!(
+            !summary.contains(bad),
+            "{what}: a game ended by {bad}: {summary}"
+        );
     }
 }

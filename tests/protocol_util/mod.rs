@@ -227,21 +227,41 @@ pub fn implemented(v: Variant) -> bool {
 /// Plays `moves` (Hub text) from the start of `v`, then checks `candidate`:
 /// `Ok(())` if legal there, else the reason.
 pub fn legal_after(v: Variant, moves: &[String], candidate: &str) -> Result<(), String> {
-    struct Replay<'a>(&'a [String], &'a str);
+    legal_line(&Options::new(v), moves, &[candidate])
+}
+
+/// Plays `moves` (Hub text) from the start of the game `opts` selects, then
+/// `line` move by move: `Ok(())` if every move of `line` is legal in turn,
+/// else the reason.
+pub fn legal_line(opts: &Options, moves: &[String], line: &[&str]) -> Result<(), String> {
+    struct Replay<'a>(&'a [String], &'a [&'a str]);
     impl GameVisitor for Replay<'_> {
         type Output = Result<(), String>;
         fn visit<G: Game>(self, g: G) -> Result<(), String> {
             let mut p = g.start();
-            for m in self.0 {
+            let all = self
+                .0
+                .iter()
+                .map(String::as_str)
+                .chain(self.1.iter().copied());
+            for m in all {
                 let mv = g.parse_move(&p, m).map_err(|e| format!("{m}: {e}"))?;
                 p = g.play(&p, mv);
             }
-            g.parse_move(&p, self.1)
-                .map(|_| ())
-                .map_err(|e| format!("{}: {e}", self.1))
+            Ok(())
         }
     }
-    salto::variant::dispatch(&Options::new(v), Replay(moves, candidate)).map_err(|e| e.0)?
+    salto::variant::dispatch(opts, Replay(moves, line)).map_err(|e| e.0)?
+}
+
+/// Checks a `done` line after `moves`: its move legal, its ponder move
+/// legal after it.
+pub fn legal_done(opts: &Options, moves: &[String], done: &str) -> Result<(), String> {
+    let (mv, ponder) = (done_move(done), done_ponder(done));
+    let line: Vec<&str> = std::iter::once(mv.as_str())
+        .chain(ponder.as_deref())
+        .collect();
+    legal_line(opts, moves, &line).map_err(|e| format!("{e} (in {done})"))
 }
 
 /// A random game from the start: up to `plies` plies, each move chosen by

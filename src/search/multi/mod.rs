@@ -293,6 +293,10 @@ impl<G: Game> RootSearch<G> for Multi<'_, '_, G> {
         report(&self.report(depth, start));
         true
     }
+
+    fn best_info(&self, depth: u32, start: Instant) -> Info<G::Move> {
+        self.report(depth, start)
+    }
 }
 
 /// The greedy baseline as the driver sees it: one iteration.
@@ -326,6 +330,10 @@ impl<G: Game> RootSearch<G> for Greedy<'_, '_, G> {
         m.ctx.nodes = m.root_moves.len() as u64 + 1;
         report(&m.report(1, start));
         true
+    }
+
+    fn best_info(&self, depth: u32, start: Instant) -> Info<G::Move> {
+        self.0.report(depth, start)
     }
 }
 
