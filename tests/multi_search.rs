@@ -4,7 +4,7 @@
 
 use salto::chinese::board::{BOARD, HOLES, bit};
 use salto::chinese::{Chinese, Move, Position};
-use salto::game::{Game, MoveList, Outcome, SCORE_WIN, SCORE_WIN_MIN};
+use salto::game::{Game, MoveList, Outcome, SCORE_WIN, SCORE_WIN_MIN, ranked_score};
 use salto::search::{Algorithm, Searcher};
 use salto::search::{Control, Limits, SearchResult};
 use salto::{Options, Variant};
@@ -239,4 +239,97 @@ fn algorithm_names_round_trip_and_bad_names_say_what_is_accepted() {
     }
     let e = Algorithm::parse("mcts").expect_err("not an algorithm");
     assert!(e.0.contains("paranoid brs maxn greedy"), "{}", e.0);
+}
+
+/// Plays `plies` moves from the start, each the mover's move that brings
+/// its pegs closest to home (the one-ply greedy search).
+fn greedy_opening(g: Chinese, plies: usize) -> Position {
+    let mut pos = g.start();
+    for _ in 0..plies {
+        let r = search(g, Algorithm::Greedy, &pos, depth(1));
+        pos = g.play(&pos, r.best.expect("a move"));
+    }
+    pos
+}
+
+#[test]
+fn a_game_ended_by_max_moves_scores_the_place_reached() {
+    // rules.md, max-moves: an unresolved game is ranked by distance to
+    // home, least first. After one move of player 1 toward home, player 1
+    // is first alone.
+    for players in ["2", "3"] {
+        let g = game(&[("players", players), ("max-moves", "1")]);
+        let n = g.num_players();
+        let pos = greedy_opening(g, 1);
+        let d: Vec<u32> = (0..n)
+            .map(|p| g.distance_to_win(&pos, p).expect("a distance"))
+            .collect();
+        assert!(d[1..].iter().all(|&x| x > d[0]), "{d:?}");
+        assert_eq!(ranked_score(&g, &pos, 0, 3), Some(SCORE_WIN - 3));
+        let behind = ranked_score(&g, &pos, 1, 3).expect("a score");
+        if n == 2 {
+            assert_eq!(behind, -(SCORE_WIN - 3));
+        } else {
+            // Second and third share the places behind the first.
+            assert!(behind < 0 && behind > -SCORE_WIN_MIN, "{behind}");
+            assert_eq!(ranked_score(&g, &pos, 2, 3), Some(behind));
+        }
+    }
+    // At the start every distance is the same: a tie, not a win.
+    let g = game(&[("players", "2"), ("max-moves", "1")]);
+    assert_eq!(ranked_score(&g, &g.start(), 0, 0), Some(0));
+    // Draughts has no such ranking: its unresolved games are draws.
+    let d = salto::draughts::InternationalGame::default();
+    assert_eq!(ranked_score(&d, &d.start(), 0, 0), None);
+}
+
+/// Plays `plies` moves from the start: player 1 the greedy move, the others
+/// the move that leaves them farthest from home.
+fn lopsided_opening(g: Chinese, plies: usize) -> Position {
+    let mut pos = g.start();
+    for _ in 0..plies {
+        let p = g.to_move(&pos);
+        let mv = if p == 0 {
+            search(g, Algorithm::Greedy, &pos, depth(1))
+                .best
+                .expect("a move")
+        } else {
+            moves(&g, &pos)
+                .into_iter()
+                .max_by_key(|&m| g.distance_to_win(&g.play(&pos, m), p))
+                .expect("a move")
+        };
+        pos = g.play(&pos, mv);
+    }
+    pos
+}
+
+#[test]
+fn the_search_scores_the_place_it_reaches_at_max_moves() {
+    // Every player makes 2 moves; player 1, far ahead, is to move at its
+    // last move: every line of 2 (or, with 3 players, 3) plies ends the
+    // game with player 1 first, a win, not a draw or an evaluation.
+    for (players, d) in [("2", 2), ("3", 3)] {
+        let g = game(&[("players", players), ("max-moves", "2")]);
+        let n = g.num_players();
+        let pos = lopsided_opening(g, n);
+        assert_eq!(g.to_move(&pos), 0);
+        for a in [Algorithm::Brs, Algorithm::Paranoid] {
+            let r = search(g, a, &pos, depth(d));
+            assert!(
+                r.score >= SCORE_WIN_MIN,
+                "{players} players, {a}: score {}",
+                r.score
+            );
+        }
+    }
+}
+
+#[test]
+fn repetition_is_a_draw_in_draughts_only() {
+    // rules.md: draughts draws by repetition; chinese checkers has no draw
+    // rule, so its search scores a repetition by the evaluation.
+    assert!(!game(&[]).repetition_is_draw());
+    let d = salto::draughts::InternationalGame::default();
+    assert!(d.repetition_is_draw());
 }

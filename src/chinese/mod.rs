@@ -226,6 +226,11 @@ impl Game for Chinese {
         pos.plies
     }
 
+    /// rules.md: "There is no draw rule in the seed."
+    fn repetition_is_draw(&self) -> bool {
+        false
+    }
+
     fn evaluate(&self, pos: &Position) -> Score {
         self.evaluate_player(pos, pos.to_move as usize)
     }

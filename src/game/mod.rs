@@ -42,6 +42,41 @@ pub enum Outcome {
     Draw,
 }
 
+/// The score for `player` of a game that ended without a winner, when the
+/// game ranks its players by [`Game::distance_to_win`] (chinese checkers
+/// after `max-moves`, rules.md: least distance first). First place alone is
+/// a win in `ply` plies, last place alone a loss; the places between (and
+/// ties) are spread evenly between them by the number of players finished
+/// behind less the number ahead, as the match runner's linear points are.
+/// `None` when the game has no such ranking (the result is a draw).
+pub fn ranked_score<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    player: usize,
+    ply: usize,
+) -> Option<Score> {
+    let n = game.num_players();
+    let mine = game.distance_to_win(pos, player)?;
+    let (mut ahead, mut behind) = (0i32, 0i32);
+    for p in (0..n).filter(|&p| p != player) {
+        let d = game.distance_to_win(pos, p)?;
+        if d < mine {
+            ahead += 1;
+        } else if d > mine {
+            behind += 1;
+        }
+    }
+    let others = (n as i32 - 1).max(1);
+    let win = SCORE_WIN - ply as Score;
+    Some(if behind == others {
+        win
+    } else if ahead == others {
+        -win
+    } else {
+        (behind - ahead) * (SCORE_WIN_MIN - 1) / others
+    })
+}
+
 /// An error in text that came from outside: a position, a move, an option.
 /// The message says what is wrong and where, so that a user can act on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -155,6 +190,14 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
     /// Plies since the last irreversible move (capture, man move, ...). No
     /// position older than that can repeat, so repetition checks stop there.
     fn reversible_plies(&self, pos: &Self::Position) -> u32;
+
+    /// Whether a repeated position is a draw by the rules (every draughts
+    /// game, rules.md). Where it is not (chinese checkers), the search
+    /// scores a repetition by the evaluation, as a line that makes no
+    /// progress, instead of as a draw a player behind would aim for.
+    fn repetition_is_draw(&self) -> bool {
+        true
+    }
 
     /// A static evaluation from the view of the player to move, in centi-men.
     fn evaluate(&self, pos: &Self::Position) -> Score;

@@ -208,10 +208,13 @@ impl<G: Game> RootSearch<G> for Worker<'_, G> {
     }
 }
 
-#[inline]
-fn outcome_score(o: Outcome, to_move: usize, ply: usize) -> Score {
+/// The score of a finished game for the player to move at `ply`: a win or
+/// loss in `ply` plies, a draw, or (a game ended without a winner and
+/// ranked by distance) the place reached ([`crate::game::ranked_score`]).
+fn outcome_score<G: Game>(game: &G, pos: &G::Position, o: Outcome, ply: usize) -> Score {
+    let to_move = game.to_move(pos);
     match o {
-        Outcome::Draw => SCORE_DRAW,
+        Outcome::Draw => crate::game::ranked_score(game, pos, to_move, ply).unwrap_or(SCORE_DRAW),
         Outcome::Win(p) if p == to_move => SCORE_WIN - ply as Score,
         Outcome::Win(_) => -(SCORE_WIN - ply as Score),
     }
@@ -436,12 +439,16 @@ impl<'a, G: Game> Worker<'a, G> {
             return Err(0);
         }
         if let Some(o) = game.outcome(pos) {
-            return Err(outcome_score(o, game.to_move(pos), ply));
+            return Err(outcome_score(&game, pos, o, ply));
         }
         let hash = game.hash(pos);
         self.path.truncate(self.root_index + ply);
         if self.is_repetition(hash, ply, game.reversible_plies(pos)) {
-            return Err(SCORE_DRAW);
+            return Err(if game.repetition_is_draw() {
+                SCORE_DRAW
+            } else {
+                clamp_eval(game.evaluate(pos))
+            });
         }
         self.path.push(hash);
         Ok(hash)
@@ -700,7 +707,7 @@ impl<'a, G: Game> Worker<'a, G> {
             return 0;
         }
         if let Some(o) = self.game.outcome(pos) {
-            return outcome_score(o, self.game.to_move(pos), ply);
+            return outcome_score(&self.game, pos, o, ply);
         }
         self.quiesce_node(pos, alpha, beta, ply)
     }

@@ -175,12 +175,14 @@ impl<'a, G: Game> Ctx<'a, G> {
     }
 
     /// The score of a finished game for `player`: a win in `ply` plies, a
-    /// loss, or (unresolved under `max-moves`) the evaluation.
+    /// loss, or (unresolved under `max-moves`) the place reached by
+    /// distance ([`crate::game::ranked_score`]), else the evaluation.
     pub fn outcome_for(&self, o: Outcome, pos: &G::Position, player: usize, ply: usize) -> Score {
         match o {
             Outcome::Win(p) if p == player => SCORE_WIN - ply as Score,
             Outcome::Win(_) => -(SCORE_WIN - ply as Score),
-            Outcome::Draw => clamp_eval(self.game.evaluate_for(pos, player)),
+            Outcome::Draw => crate::game::ranked_score(&self.game, pos, player, ply)
+                .unwrap_or_else(|| clamp_eval(self.game.evaluate_for(pos, player))),
         }
     }
 
