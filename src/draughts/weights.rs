@@ -233,6 +233,8 @@ pub fn embedded<R: Rules>() -> Option<&'static Weights> {
         ),
         ("english", include_bytes!("../../weights/english.bin")),
         ("brazilian", include_bytes!("../../weights/brazilian.bin")),
+        ("spanish", include_bytes!("../../weights/spanish.bin")),
+        ("turkish", include_bytes!("../../weights/turkish.bin")),
     ];
     static PARSED: OnceLock<Vec<(&'static str, Weights)>> = OnceLock::new();
     let all = PARSED.get_or_init(|| {
