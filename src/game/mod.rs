@@ -77,6 +77,25 @@ pub fn ranked_score<G: Game>(
     })
 }
 
+/// The score of a game that ended with `o`, for `player`, `ply` plies from
+/// the root: a win or a loss by its distance, a game ended by the move limit
+/// by [`ranked_score`]. `None` for a draw that has no ranking (the caller
+/// scores it: a draw, or the evaluation where repetition is not a draw).
+pub fn outcome_score<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    o: Outcome,
+    player: usize,
+    ply: usize,
+) -> Option<Score> {
+    let win = SCORE_WIN - ply as Score;
+    match o {
+        Outcome::Win(p) if p == player => Some(win),
+        Outcome::Win(_) => Some(-win),
+        Outcome::Draw => ranked_score(game, pos, player, ply),
+    }
+}
+
 /// An error in text that came from outside: a position, a move, an option.
 /// The message says what is wrong and where, so that a user can act on it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -212,12 +212,7 @@ impl<G: Game> RootSearch<G> for Worker<'_, G> {
 /// loss in `ply` plies, a draw, or (a game ended without a winner and
 /// ranked by distance) the place reached ([`crate::game::ranked_score`]).
 fn outcome_score<G: Game>(game: &G, pos: &G::Position, o: Outcome, ply: usize) -> Score {
-    let to_move = game.to_move(pos);
-    match o {
-        Outcome::Draw => crate::game::ranked_score(game, pos, to_move, ply).unwrap_or(SCORE_DRAW),
-        Outcome::Win(p) if p == to_move => SCORE_WIN - ply as Score,
-        Outcome::Win(_) => -(SCORE_WIN - ply as Score),
-    }
+    crate::game::outcome_score(game, pos, o, game.to_move(pos), ply).unwrap_or(SCORE_DRAW)
 }
 
 impl<'a, G: Game> Worker<'a, G> {

@@ -2,13 +2,15 @@
 # Self-play at 1 s + 0.01 s for docs/reliability.md: N games per two-player
 # variant and per chinese player count, one match at a time.
 #   tests/reliability/selfplay.sh BINARY OUTDIR GAMES_PER_CONFIG [SEED]
+# CONFIGS="english chinese:3" limits the run to those configurations.
 # Writes OUTDIR/<config>.json (the match summary), .pdn, .times (per move:
 # seconds used, seconds left, from tests/reliability/hub_timing_proxy.py).
 set -u
 bin=$1; out=$2; n=$3; seed=${4:-1}
 proxy=$(dirname "$0")/hub_timing_proxy.py
 mkdir -p "$out"
-for cfg in international brazilian english spanish turkish hex chinese:2 chinese:3 chinese:4 chinese:6; do
+all="international brazilian english spanish turkish hex chinese:2 chinese:3 chinese:4 chinese:6"
+for cfg in ${CONFIGS:-$all}; do
   v=${cfg%%:*}; p=${cfg#*:}; [ "$p" = "$cfg" ] && p=2
   name=$v; [ "$v" = chinese ] && name=chinese$p
   set --

@@ -29,7 +29,7 @@ use super::ordering::{History, Killers};
 use super::time::TimeManager;
 use super::tt::{Bound, Tt};
 use super::{Control, Info, Limits};
-use crate::game::{Game, Outcome, ParseError, ParseResult, SCORE_WIN, Score, legal_prefix};
+use crate::game::{Game, Outcome, ParseError, ParseResult, Score, legal_prefix};
 use std::fmt;
 use std::time::Instant;
 
@@ -178,12 +178,8 @@ impl<'a, G: Game> Ctx<'a, G> {
     /// loss, or (unresolved under `max-moves`) the place reached by
     /// distance ([`crate::game::ranked_score`]), else the evaluation.
     pub fn outcome_for(&self, o: Outcome, pos: &G::Position, player: usize, ply: usize) -> Score {
-        match o {
-            Outcome::Win(p) if p == player => SCORE_WIN - ply as Score,
-            Outcome::Win(_) => -(SCORE_WIN - ply as Score),
-            Outcome::Draw => crate::game::ranked_score(&self.game, pos, player, ply)
-                .unwrap_or_else(|| clamp_eval(self.game.evaluate_for(pos, player))),
-        }
+        crate::game::outcome_score(&self.game, pos, o, player, ply)
+            .unwrap_or_else(|| clamp_eval(self.game.evaluate_for(pos, player)))
     }
 
     /// Fills `order[ply]` with the indices of `moves`, best first: the
