@@ -235,6 +235,7 @@ pub fn embedded<R: Rules>() -> Option<&'static Weights> {
         ("brazilian", include_bytes!("../../weights/brazilian.bin")),
         ("spanish", include_bytes!("../../weights/spanish.bin")),
         ("turkish", include_bytes!("../../weights/turkish.bin")),
+        ("hex", include_bytes!("../../weights/hex.bin")),
     ];
     static PARSED: OnceLock<Vec<(&'static str, Weights)>> = OnceLock::new();
     let all = PARSED.get_or_init(|| {
