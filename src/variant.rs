@@ -82,7 +82,7 @@ pub static DESCRIPTORS: [Descriptor; 7] = [
             "W:WK46,33,38:B9,K5",
             "B:WK28,35:BK3,17,4",
         ],
-        bench_depth: 9,
+        bench_depth: 12,
         options: DRAUGHTS_OPTIONS,
     },
     Descriptor {
@@ -95,7 +95,7 @@ pub static DESCRIPTORS: [Descriptor; 7] = [
         pdn_game_type: Some(26),
         pdn_results: PDN_RESULTS,
         bench_fens: &[],
-        bench_depth: 11,
+        bench_depth: 14,
         options: DRAUGHTS_OPTIONS,
     },
     Descriptor {
@@ -112,7 +112,7 @@ pub static DESCRIPTORS: [Descriptor; 7] = [
             "W:W17,21,22,24,25,27,28,30:B2,3,5,6,9,11,12,14",
             "W:WK10,22,27:B3,K25,12",
         ],
-        bench_depth: 11,
+        bench_depth: 14,
         options: DRAUGHTS_OPTIONS,
     },
     Descriptor {
@@ -125,7 +125,7 @@ pub static DESCRIPTORS: [Descriptor; 7] = [
         pdn_game_type: Some(24),
         pdn_results: PDN_RESULTS,
         bench_fens: &[],
-        bench_depth: 11,
+        bench_depth: 14,
         options: DRAUGHTS_OPTIONS,
     },
     Descriptor {
@@ -138,7 +138,7 @@ pub static DESCRIPTORS: [Descriptor; 7] = [
         pdn_game_type: Some(30),
         pdn_results: PDN_RESULTS,
         bench_fens: &[],
-        bench_depth: 8,
+        bench_depth: 10,
         options: &["turkish-promotion", "draw-moves"],
     },
     Descriptor {
@@ -151,7 +151,7 @@ pub static DESCRIPTORS: [Descriptor; 7] = [
         pdn_game_type: None,
         pdn_results: PDN_RESULTS,
         bench_fens: &[],
-        bench_depth: 8,
+        bench_depth: 11,
         options: DRAUGHTS_OPTIONS,
     },
     Descriptor {

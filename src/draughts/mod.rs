@@ -30,7 +30,7 @@ pub use rules::{Brazilian, English, International, Rules, Spanish};
 pub use turkish::{Orthogonal8, Turkish, TurkishImmediate};
 
 use crate::game::text::named_enum;
-use crate::game::{Game, MoveList, Outcome, ParseResult, Score};
+use crate::game::{Game, MoveList, Outcome, ParseResult, Reductions, Score};
 use std::marker::PhantomData;
 
 named_enum!(
@@ -180,6 +180,10 @@ impl<R: Rules> Game for Draughts<R> {
     #[inline]
     fn is_unstable(&self, pos: &Self::Position) -> bool {
         movegen::has_capture::<R>(pos)
+    }
+
+    fn reductions(&self) -> Reductions {
+        Reductions::Steps
     }
 
     fn outcome(&self, pos: &Self::Position) -> Option<Outcome> {

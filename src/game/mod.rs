@@ -96,6 +96,20 @@ pub fn outcome_score<G: Game>(
     }
 }
 
+/// How a game's search reduces its late quiet moves (`Game::reductions`);
+/// each family's choice is measured in docs/strength.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reductions {
+    /// From depth 3 and the fourth move: ln(depth) * ln(moves) / 2 plies,
+    /// one less at a PV node and for a killer move, none into or out of a
+    /// pending capture.
+    Logarithmic,
+    /// From depth 2, every quiet move after the first (after the third at
+    /// a PV node): one ply, and two from the fifth move of a null-window
+    /// node on.
+    Steps,
+}
+
 /// An error in text that came from outside: a position, a move, an option.
 /// The message says what is wrong and where, so that a user can act on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -184,6 +198,11 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
 
     /// The hash recomputed from scratch (tests compare it with `hash`).
     fn hash_from_scratch(&self, pos: &Self::Position) -> u64;
+
+    /// How the search reduces late quiet moves.
+    fn reductions(&self) -> Reductions {
+        Reductions::Logarithmic
+    }
 
     /// True for moves the quiescence search must look at (captures).
     fn is_noisy(&self, pos: &Self::Position, mv: Self::Move) -> bool;

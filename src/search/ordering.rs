@@ -231,9 +231,11 @@ impl MovePicker {
 /// Divisor of the late move reduction formula ln(depth)·ln(moves)/divisor.
 pub const LMR_DIVISOR: f64 = 2.0;
 
-/// Plies by which the `searched`-th move (0-based) at `depth` is reduced.
+/// [`crate::game::Reductions::Logarithmic`]: plies by which the
+/// `searched`-th move (0-based) at `depth` is reduced, before the PV and
+/// killer corrections.
 #[inline]
-pub fn lmr_reduction(depth: i32, searched: usize) -> i32 {
+pub fn log_reduction(depth: i32, searched: usize) -> i32 {
     static TABLE: once_cell::sync::Lazy<Vec<[u8; 64]>> = once_cell::sync::Lazy::new(|| {
         (0..64)
             .map(|d| {
@@ -248,6 +250,21 @@ pub fn lmr_reduction(depth: i32, searched: usize) -> i32 {
             .collect()
     });
     TABLE[(depth.max(0) as usize).min(63)][searched.min(63)] as i32
+}
+
+/// [`crate::game::Reductions::Steps`]: plies by which the `searched`-th
+/// quiet move (0-based) of a node with `depth` plies left is reduced: none
+/// below depth 2 or for the first move (the first three at a PV node),
+/// else one ply, and two from the fifth move of a null-window node on.
+#[inline]
+pub fn step_reduction(depth: i32, searched: usize, pv: bool) -> i32 {
+    if depth < 2 || searched < if pv { 3 } else { 1 } {
+        0
+    } else if !pv && searched >= 4 {
+        2
+    } else {
+        1
+    }
 }
 
 #[cfg(test)]
@@ -311,7 +328,22 @@ mod tests {
 
     #[test]
     fn late_moves_at_depth_are_reduced_more() {
-        assert_eq!(lmr_reduction(1, 10), 0);
-        assert!(lmr_reduction(10, 20) > lmr_reduction(3, 4));
+        assert_eq!(log_reduction(1, 10), 0);
+        assert!(log_reduction(10, 20) > log_reduction(3, 4));
+    }
+
+    #[test]
+    fn step_reductions_are_larger_off_the_pv() {
+        // Never below depth 2, never the first move.
+        assert_eq!(step_reduction(1, 10, false), 0);
+        assert_eq!(step_reduction(8, 0, false), 0);
+        // A null-window node: one ply from the second move, two from the fifth.
+        assert_eq!(step_reduction(2, 1, false), 1);
+        assert_eq!(step_reduction(8, 3, false), 1);
+        assert_eq!(step_reduction(8, 4, false), 2);
+        // A PV node keeps its first three moves and reduces one ply at most.
+        assert_eq!(step_reduction(8, 2, true), 0);
+        assert_eq!(step_reduction(8, 3, true), 1);
+        assert_eq!(step_reduction(20, 40, true), 1);
     }
 }

@@ -5,12 +5,12 @@
 //! clock and reports.
 
 use super::driver::{self, Finished, Leaves, MAX_PLY, PvTable, RootMove, RootSearch, clamp_eval};
-use super::ordering::{History, Killers, MovePicker, lmr_reduction};
+use super::ordering::{History, Killers, MovePicker, log_reduction, step_reduction};
 use super::time::TimeManager;
 use super::tt::{Bound, Tt, score_to_tt};
 use super::{Control, Features, HELPER_MIN_TIME, Info, Limits, SEARCH_STACK};
 use crate::game::{
-    Game, MoveList, Outcome, SCORE_DRAW, SCORE_INF, SCORE_WIN, SCORE_WIN_MIN, Score,
+    Game, MoveList, Outcome, Reductions, SCORE_DRAW, SCORE_INF, SCORE_WIN, SCORE_WIN_MIN, Score,
 };
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -19,7 +19,7 @@ use std::time::Instant;
 /// [`ASPIRATION_MIN_DEPTH`] on, and double after every failure.
 pub const ASPIRATION_DELTA: Score = 20;
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
-/// Late move reductions apply from this remaining depth ...
+/// Logarithmic late move reductions apply from this remaining depth ...
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// ... to moves after this many have been searched.
 pub const LMR_MIN_MOVES: usize = 3;
@@ -602,21 +602,20 @@ impl<'a, G: Game> Worker<'a, G> {
             return -self.alphabeta::<N>(child, new_depth, -beta, -alpha, ply + 1);
         }
         let mut r = 0;
-        if self.shared.features.lmr
-            && depth >= LMR_MIN_DEPTH
-            && searched >= LMR_MIN_MOVES
-            && !is_noisy
-            && !node.unstable
-            && !node.extended
-            && !self.game.is_unstable(child)
-        {
-            r = lmr_reduction(depth, searched);
-            if N::PV {
-                r -= 1;
-            }
-            if node.killers[0] == Some(mv) || node.killers[1] == Some(mv) {
-                r -= 1;
-            }
+        if self.shared.features.lmr && !is_noisy && !node.extended {
+            r = match self.game.reductions() {
+                Reductions::Steps => step_reduction(depth, searched, N::PV),
+                Reductions::Logarithmic
+                    if depth >= LMR_MIN_DEPTH
+                        && searched >= LMR_MIN_MOVES
+                        && !node.unstable
+                        && !self.game.is_unstable(child) =>
+                {
+                    let killer = node.killers[0] == Some(mv) || node.killers[1] == Some(mv);
+                    log_reduction(depth, searched) - N::PV as i32 - killer as i32
+                }
+                Reductions::Logarithmic => 0,
+            };
             r = r.clamp(0, (new_depth - 1).max(0));
         }
         let mut s = -self.alphabeta::<NonPv>(child, new_depth - r, -alpha - 1, -alpha, ply + 1);
