@@ -6,26 +6,17 @@
 //! missing variable is a failure, elsewhere the test says it is skipped.
 
 mod protocol_util;
+mod pydraughts;
 
 use protocol_util::implemented;
 use salto::variant::Variant;
 use std::process::Command;
+use std::time::Duration;
 
 #[test]
 fn pydraughts_plays_complete_games_against_salto_in_every_variant_it_knows() {
-    let python = match std::env::var("SALTO_PYDRAUGHTS_PYTHON") {
-        Ok(p) if !p.is_empty() => p,
-        _ => {
-            assert!(
-                std::env::var("CI").as_deref() != Ok("true"),
-                "CI=true but SALTO_PYDRAUGHTS_PYTHON is not set: .ci/run must create the \
-                 pydraughts virtual environment and export it"
-            );
-            eprintln!(
-                "skipped: set SALTO_PYDRAUGHTS_PYTHON to a python with pydraughts==0.6.7 (see .ci/run)"
-            );
-            return;
-        }
+    let Some(python) = pydraughts::python() else {
+        return;
     };
     // pydraughts' names for the variants it shares with Salto.
     let all = [
@@ -50,14 +41,15 @@ fn pydraughts_plays_complete_games_against_salto_in_every_variant_it_knows() {
         .collect();
     eprintln!("pydraughts games in: {variants:?}; not implemented yet: {missing:?}");
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/pydraughts/play.py");
-    let out = Command::new(&python)
-        .arg(script)
-        .arg("--engine")
-        .arg(env!("CARGO_BIN_EXE_salto"))
-        .arg("--variants")
-        .arg(variants.join(","))
-        .output()
-        .expect("python starts");
+    let out = pydraughts::run_within(
+        Command::new(&python)
+            .arg(script)
+            .arg("--engine")
+            .arg(env!("CARGO_BIN_EXE_salto"))
+            .arg("--variants")
+            .arg(variants.join(",")),
+        Duration::from_secs(900),
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     eprintln!("{stdout}");
