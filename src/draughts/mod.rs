@@ -64,6 +64,10 @@ impl Default for DraughtsOptions {
     }
 }
 
+/// Late move pruning ([`Game::prunes_late_moves`]) is for boards of more
+/// squares than this.
+pub const LMP_MIN_SQUARES: usize = 32;
+
 /// A draughts game: a rule set plus the run-time options (draw count,
 /// square names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,8 +186,21 @@ impl<R: Rules> Game for Draughts<R> {
         movegen::has_capture::<R>(pos)
     }
 
+    #[inline]
+    fn is_threatened(&self, pos: &Self::Position) -> bool {
+        movegen::opponent_has_capture::<R>(pos)
+    }
+
     fn reductions(&self) -> Reductions {
         Reductions::Steps
+    }
+
+    /// On the boards of more than 32 squares (international, turkish,
+    /// hex): measured there at +33, +33 and +28 Elo; on the 8x8 diagonal
+    /// boards it gained nothing (english +14, brazilian -15, spanish +2;
+    /// docs/strength.md, "Late move pruning").
+    fn prunes_late_moves(&self) -> bool {
+        <R::Geo as Geometry>::SQUARES > LMP_MIN_SQUARES
     }
 
     fn outcome(&self, pos: &Self::Position) -> Option<Outcome> {
@@ -258,3 +275,40 @@ pub type TurkishGame = Draughts<Turkish>;
 pub type TurkishImmediateGame = Draughts<TurkishImmediate>;
 /// Hexagonal draughts.
 pub type HexGame = Draughts<Hex>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chinese::Chinese;
+
+    /// Late move pruning is on where it was measured to gain (the boards
+    /// of more than 32 squares) and off elsewhere (docs/strength.md).
+    #[test]
+    fn late_moves_are_pruned_on_the_large_boards_only() {
+        assert!(InternationalGame::default().prunes_late_moves());
+        assert!(TurkishGame::default().prunes_late_moves());
+        assert!(TurkishImmediateGame::default().prunes_late_moves());
+        assert!(HexGame::default().prunes_late_moves());
+        assert!(!BrazilianGame::default().prunes_late_moves());
+        assert!(!EnglishGame::default().prunes_late_moves());
+        assert!(!SpanishGame::default().prunes_late_moves());
+        let chinese = Chinese::new(crate::chinese::ChineseOptions::default()).expect("a game");
+        assert!(!chinese.prunes_late_moves());
+    }
+
+    /// The threat test looks at the player not to move: white 32 can
+    /// take black 27 (landing on 21), black 27 cannot take 32 (38 is
+    /// occupied).
+    #[test]
+    fn a_threat_is_a_capture_the_opponent_could_make() {
+        let game = InternationalGame::default();
+        let white = game.parse_fen("W:W32,38:B27").expect("fen");
+        assert!(game.is_unstable(&white));
+        assert!(!game.is_threatened(&white));
+        let black = game.parse_fen("B:W32,38:B27").expect("fen");
+        assert!(!game.is_unstable(&black));
+        assert!(game.is_threatened(&black));
+        let quiet = game.parse_fen("W:W46:B5").expect("fen");
+        assert!(!game.is_threatened(&quiet));
+    }
+}

@@ -43,7 +43,20 @@ pub fn count_moves<R: Rules>(pos: &Position<Bb<R>>) -> u64 {
 /// True when the player to move can capture (and so must).
 #[inline]
 pub fn has_capture<R: Rules>(pos: &Position<Bb<R>>) -> bool {
-    if pos.side == 0 {
+    side_can_capture::<R>(pos, pos.side)
+}
+
+/// True when the player not to move could capture if it were its turn (a
+/// threat the side to move has to meet).
+#[inline]
+pub fn opponent_has_capture<R: Rules>(pos: &Position<Bb<R>>) -> bool {
+    side_can_capture::<R>(pos, pos.side ^ 1)
+}
+
+/// True when `side` (0 White, 1 Black) could capture, whoever is to move.
+#[inline(always)]
+fn side_can_capture<R: Rules>(pos: &Position<Bb<R>>, side: u8) -> bool {
+    if side & 1 == 0 {
         has_capture_side::<R, 0>(pos)
     } else {
         has_capture_side::<R, 1>(pos)

@@ -204,6 +204,13 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
         Reductions::Logarithmic
     }
 
+    /// Whether the two-player search prunes late moves near the horizon
+    /// ([`crate::search::ordering::late_move_limit`]): measured for the
+    /// draughts games (docs/strength.md), not for chinese checkers.
+    fn prunes_late_moves(&self) -> bool {
+        false
+    }
+
     /// True for moves the quiescence search must look at (captures).
     fn is_noisy(&self, pos: &Self::Position, mv: Self::Move) -> bool;
 
@@ -211,6 +218,13 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
     /// forced sequence is pending (in draughts: the player to move must
     /// capture).
     fn is_unstable(&self, pos: &Self::Position) -> bool;
+
+    /// True when the player not to move could capture if it were its turn:
+    /// a threat that a static evaluation of `pos` does not see. Default:
+    /// never (games without captures).
+    fn is_threatened(&self, _pos: &Self::Position) -> bool {
+        false
+    }
 
     /// A result decided by the position alone: a completed chinese checkers
     /// corner, a draw by a move-count rule. `None` while the game goes on.

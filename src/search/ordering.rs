@@ -267,6 +267,29 @@ pub fn step_reduction(depth: i32, searched: usize, pv: bool) -> i32 {
     }
 }
 
+/// Late move pruning applies this many plies or fewer from the horizon ...
+pub const LMP_MAX_DEPTH: i32 = 2;
+/// ... and keeps this many moves per ply of depth.
+pub const LMP_MOVES_PER_PLY: usize = 4;
+
+/// Late move pruning (for games whose [`crate::game::Game::prunes_late_moves`]
+/// is true): at a null-window node at most [`LMP_MAX_DEPTH`] plies from
+/// the horizon, in a quiet position (no capture pending, `unstable` false)
+/// where the opponent threatens no capture (`threatened`, asked only when
+/// the rest holds), only the first `LMP_MOVES_PER_PLY * depth` moves (best
+/// first by the move ordering) are searched: the number returned. `None`:
+/// every move is searched.
+#[inline]
+pub fn late_move_limit(
+    depth: i32,
+    pv: bool,
+    unstable: bool,
+    threatened: impl FnOnce() -> bool,
+) -> Option<usize> {
+    (!pv && (1..=LMP_MAX_DEPTH).contains(&depth) && !unstable && !threatened())
+        .then(|| LMP_MOVES_PER_PLY * depth as usize)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,6 +353,23 @@ mod tests {
     fn late_moves_at_depth_are_reduced_more() {
         assert_eq!(log_reduction(1, 10), 0);
         assert!(log_reduction(10, 20) > log_reduction(3, 4));
+    }
+
+    #[test]
+    fn late_moves_are_pruned_only_near_the_horizon_in_quiet_unthreatened_positions() {
+        assert_eq!(late_move_limit(1, false, false, || false), Some(4));
+        assert_eq!(late_move_limit(2, false, false, || false), Some(8));
+        // Deeper, on the PV, with a capture pending or threatened: all moves.
+        assert_eq!(late_move_limit(3, false, false, || false), None);
+        assert_eq!(late_move_limit(0, false, false, || false), None);
+        assert_eq!(late_move_limit(1, true, false, || false), None);
+        assert_eq!(late_move_limit(1, false, true, || false), None);
+        assert_eq!(late_move_limit(1, false, false, || true), None);
+        // The threat test is not run where it cannot matter.
+        assert_eq!(
+            late_move_limit(5, false, false, || panic!("asked for nothing")),
+            None
+        );
     }
 
     #[test]

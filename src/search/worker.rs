@@ -5,7 +5,9 @@
 //! clock and reports.
 
 use super::driver::{self, Finished, Leaves, MAX_PLY, PvTable, RootMove, RootSearch, clamp_eval};
-use super::ordering::{History, Killers, MovePicker, log_reduction, step_reduction};
+use super::ordering::{
+    History, Killers, MovePicker, late_move_limit, log_reduction, step_reduction,
+};
 use super::time::TimeManager;
 use super::tt::{Bound, Tt, score_to_tt};
 use super::{Control, Features, HELPER_MIN_TIME, Info, Limits, SEARCH_STACK};
@@ -77,6 +79,9 @@ struct Node<'p, G: Game> {
     to_move: usize,
     /// A capture is pending (no reductions).
     unstable: bool,
+    /// Moves searched after which the rest are pruned
+    /// ([`late_move_limit`]); `usize::MAX` for none.
+    move_limit: usize,
     killers: [Option<G::Move>; 2],
 }
 
@@ -497,6 +502,12 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         // A forced move costs no depth.
         let extended = moves.len() == 1 && ply < 2 * MAX_PLY / 3;
+        let unstable = game.is_unstable(pos);
+        let move_limit = if game.prunes_late_moves() {
+            late_move_limit(depth, N::PV, unstable, || game.is_threatened(pos))
+        } else {
+            None
+        };
         let node = Node {
             pos,
             ply,
@@ -504,7 +515,8 @@ impl<'a, G: Game> Worker<'a, G> {
             new_depth: depth - 1 + extended as i32,
             extended,
             to_move: game.to_move(pos),
-            unstable: game.is_unstable(pos),
+            unstable,
+            move_limit: move_limit.unwrap_or(usize::MAX),
             killers: self.killers.get(ply),
         };
         let mut picker = std::mem::take(&mut self.pickers[ply]);
@@ -549,6 +561,9 @@ impl<'a, G: Game> Worker<'a, G> {
         while let Some(i) =
             picker.next(&game, pos, moves, &self.history, node.killers, node.to_move)
         {
+            if searched >= node.move_limit && best > -SCORE_WIN_MIN {
+                break;
+            }
             let mv = moves[i];
             let child = game.play(pos, mv);
             if node.new_depth > 0 {
