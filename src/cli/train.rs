@@ -58,6 +58,11 @@ pub struct TrainArgs {
     /// Train the pattern weights only (the features keep their weights).
     #[arg(long, conflicts_with = "features_only")]
     pub patterns_only: bool,
+    /// Hand features whose weights keep their starting values, by name
+    /// (comma-separated: man, king, advance, centre, side-edge, back-rank,
+    /// support, wing-imbalance, runaway, king-centre, tempo).
+    #[arg(long, value_delimiter = ',', conflicts_with = "patterns_only")]
+    pub freeze: Vec<String>,
     /// Keep the trained scale instead of rescaling so that a man is 100.
     #[arg(long)]
     pub no_normalise: bool,
@@ -72,6 +77,18 @@ impl RulesVisitor for Run {
     type Output = Result<(), String>;
     fn visit<R: Rules>(self, _game: Draughts<R>) -> Self::Output {
         let a = self.0;
+        let mut frozen = Vec::new();
+        for name in &a.freeze {
+            match eval::FEATURE_NAMES.iter().position(|n| n == name) {
+                Some(k) => frozen.push(k),
+                None => {
+                    return Err(format!(
+                        "--freeze: no feature named '{name}' (the features: {})",
+                        eval::FEATURE_NAMES.join(", ")
+                    ));
+                }
+            }
+        }
         let t0 = std::time::Instant::now();
         let samples = read_files::<R>(&a.data)?;
         if samples.len() < 10 {
@@ -106,6 +123,7 @@ impl RulesVisitor for Run {
             k: a.k,
             features_only: a.features_only,
             patterns_only: a.patterns_only,
+            frozen,
         };
         let mut t = train::train(&ex, layout.entries, &w0, &opts, &mut |r| {
             errln!(

@@ -214,6 +214,10 @@ pub struct Options {
     pub features_only: bool,
     /// Train the pattern weights only (the feature weights stay).
     pub patterns_only: bool,
+    /// Features (indices into [`eval::FEATURE_NAMES`]) whose two weights
+    /// keep their starting values, for example the material, whose
+    /// value fitted to short self-play games may not suit deeper play.
+    pub frozen: Vec<usize>,
 }
 
 impl Default for Options {
@@ -229,6 +233,7 @@ impl Default for Options {
             k: None,
             features_only: false,
             patterns_only: false,
+            frozen: Vec::new(),
         }
     }
 }
@@ -296,6 +301,17 @@ pub fn train(
     let mut v = vec![0f32; nw];
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut step = 0i32;
+    // Which weights move: the pattern entries and the features, less what
+    // the options keep.
+    let mut trainable = vec![true; nw];
+    for (j, t) in trainable.iter_mut().enumerate() {
+        let feature = j >= 2 * entries;
+        *t = if feature {
+            !opts.patterns_only && !opts.frozen.contains(&((j - 2 * entries) / 2))
+        } else {
+            !opts.features_only
+        };
+    }
     let start_validation_loss = mean_loss(&val, &w, entries, k, lambda);
     let mut best = (start_validation_loss, w.clone());
     let mut reports = Vec::new();
@@ -356,9 +372,10 @@ pub fn train(
             let lr = opts.lr * (1.0 - 0.9 * (step - 1) as f32 / steps_total);
             let c1 = 1.0 - b1.powi(step);
             let c2 = 1.0 - b2.powi(step);
-            let first = if opts.features_only { 2 * entries } else { 0 };
-            let last = if opts.patterns_only { 2 * entries } else { nw };
-            for j in first..last {
+            for j in 0..nw {
+                if !trainable[j] {
+                    continue;
+                }
                 let g = grad[j] + 2.0 * opts.l2 * (w[j] - w0[j]);
                 if g == 0.0 && m[j] == 0.0 {
                     continue;
@@ -505,5 +522,47 @@ mod tests {
         // Deterministic.
         let t2 = train(&ex, entries, &start_weights::<R>(), &opts, &mut |_| {});
         assert_eq!(t.w, t2.w);
+    }
+
+    /// `frozen` features keep their starting weights while the others
+    /// move: the same synthetic set as above, with men and kings frozen.
+    #[test]
+    fn frozen_features_keep_their_starting_weights() {
+        type R = English;
+        let g = Draughts::<R>::default();
+        let entries = eval::tables::<R>().layout.entries;
+        let mut samples = Vec::new();
+        let mut seed = 5u64;
+        while samples.len() < 4_000 {
+            let mut pos = g.start();
+            for _ in 0..(zobrist::splitmix64(&mut seed) % 80) {
+                let mut list = MoveList::new();
+                g.generate(&pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let i = (zobrist::splitmix64(&mut seed) % list.len() as u64) as usize;
+                pos = g.play(&pos, list[i]);
+            }
+            let result = (zobrist::splitmix64(&mut seed) % 3) as u8;
+            samples.push(Sample {
+                pos,
+                score: 0,
+                result,
+            });
+        }
+        let ex = Examples::from_samples::<R>(&samples);
+        let w0 = start_weights::<R>();
+        let opts = Options {
+            epochs: 3,
+            lambda: 1.0,
+            frozen: vec![0, 1],
+            ..Options::default()
+        };
+        let t = train(&ex, entries, &w0, &opts, &mut |_| {});
+        let f = 2 * entries;
+        assert_eq!(&t.w[f..f + 4], &w0[f..f + 4], "men and kings moved");
+        assert_ne!(t.w[..f], w0[..f], "no pattern weight moved");
+        assert_ne!(t.w[f + 4..], w0[f + 4..], "no other feature moved");
     }
 }
