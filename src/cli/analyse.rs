@@ -154,6 +154,7 @@ impl GameVisitor for Analyse {
         session.searcher().set_features(Features {
             lmr: !a.no_lmr,
             aspiration: !a.no_aspiration,
+            ..Features::default()
         });
         let pos = session.root().clone();
         let json = a.json;

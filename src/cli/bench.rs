@@ -29,6 +29,10 @@ pub struct BenchArgs {
     /// Turn late move reductions off (for measuring them).
     #[arg(long, hide = true)]
     pub no_lmr: bool,
+    /// Turn the evaluation cache off (for measuring it: the nodes are the
+    /// same).
+    #[arg(long, hide = true)]
+    pub no_eval_cache: bool,
     /// Draughts evaluation, as `--eval` elsewhere (for measuring its speed;
     /// the signature is the default's).
     #[arg(long, hide = true)]
@@ -199,6 +203,7 @@ pub fn run(args: BenchArgs) -> ExitCode {
     };
     let features = Features {
         lmr: !args.no_lmr,
+        eval_cache: !args.no_eval_cache,
         ..Features::default()
     };
     match bench_eval(

@@ -417,20 +417,35 @@ pub fn side_features<R: Rules>(t: &Tables<Bb<R>>, pos: &Position<Bb<R>>, p: usiz
         f[5] = (men & t.back_rank[p]).count() as Score;
     }
 
+    [f[6], f[7], f[8]] = structure::<R>(t, pos, p, men, opp);
+    f
+}
+
+/// The features of player `p`'s men (`men`, against the opponent's pieces
+/// `opp`) that are not sums of a value per square: chains, wing
+/// imbalance and the runaway (`[support, wing-imbalance, runaway]`).
+#[inline(always)]
+pub fn structure<R: Rules>(
+    t: &Tables<Bb<R>>,
+    pos: &Position<Bb<R>>,
+    p: usize,
+    men: Bb<R>,
+    opp: Bb<R>,
+) -> [Score; 3] {
     // Chains: a man with an own man one step behind it.
+    let mut support = 0;
     for &d in &t.forward_dirs[p] {
-        f[6] += (men & <R::Geo as Geometry>::step(men, d)).count() as Score;
+        support += (men & <R::Geo as Geometry>::step(men, d)).count() as Score;
     }
 
     // Balance between the wings.
     let l = (men & t.wings[0]).count() as Score;
     let r = (men & t.wings[1]).count() as Score;
-    f[7] = (l - r).abs();
 
     // Runaway men: no enemy king, nothing on the way, no enemy near the way.
+    let mut best = 0;
     if (opp & pos.kings).is_empty() {
         let occ = pos.pieces[0] | pos.pieces[1];
-        let mut best = 0;
         for b in (men & t.runaway_zone[p]).iter() {
             let b = b as usize;
             if (t.cone[p][b] & occ).is_empty() && (t.guard[p][b] & opp).is_empty() {
@@ -438,10 +453,36 @@ pub fn side_features<R: Rules>(t: &Tables<Bb<R>>, pos: &Position<Bb<R>>, p: usiz
                 best = best.max(v);
             }
         }
-        f[8] = best;
     }
+    [support, (l - r).abs(), best]
+}
+
+/// The value of each per-square feature (men, advancement, centre, side
+/// edge, back rank: [`FOLDED`]) for a man of player `p` on internal square
+/// `sq`: what [`side_features`] adds for it (the back rank counted
+/// whether or not the opponent has men).
+pub fn square_features<R: Rules>(t: &Tables<Bb<R>>, p: usize, sq: usize) -> [Score; NF] {
+    let bit = <R::Geo as Geometry>::SQUARE_BIT[sq] as u32;
+    let b = Bb::<R>::bit(bit);
+    let mut f = [0; NF];
+    f[0] = 1;
+    let d = t.dist[p][bit as usize];
+    if d < 255 {
+        f[2] = t.max_dist[p] as Score - d as Score;
+    }
+    for (k, &ring) in t.rings.iter().enumerate().skip(1) {
+        if (ring & b).any() {
+            f[3] = k as Score;
+        }
+    }
+    f[4] = (t.side_edge & b).any() as Score;
+    f[5] = (t.back_rank[p] & b).any() as Score;
     f
 }
+
+/// The features [`square_features`] gives a value per square: men,
+/// advancement, centre, side edge, back rank.
+pub const FOLDED: [usize; 5] = [0, 2, 3, 4, 5];
 
 /// White's features minus Black's, with the tempo (+1 when White is to
 /// move, -1 when Black is).
@@ -509,6 +550,30 @@ pub fn evaluate_weights<R: Rules>(pos: &Position<Bb<R>>, w: &Weights) -> Score {
         return unsafe { weights_popcnt::<R>(pos, w) };
     }
     super::pattern::evaluate::<R>(pos, w)
+}
+
+/// The pattern evaluation with compiled weights ([`super::pattern::Compiled`]:
+/// the same values as [`evaluate_weights`], fewer instructions), compiled
+/// three times like [`evaluate_weights`].
+#[inline]
+pub fn evaluate_compiled<R: Rules>(pos: &Position<Bb<R>>, c: &super::pattern::Compiled) -> Score {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the processor has both (checked just above).
+        return unsafe { super::pattern::evaluate_compiled_bmi2::<R>(pos, c) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the processor has `popcnt` (checked just above).
+        return unsafe { compiled_popcnt::<R>(pos, c) };
+    }
+    super::pattern::evaluate_compiled::<R>(pos, c)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn compiled_popcnt<R: Rules>(pos: &Position<Bb<R>>, c: &super::pattern::Compiled) -> Score {
+    super::pattern::evaluate_compiled::<R>(pos, c)
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -76,8 +76,9 @@ pub struct Draughts<R: Rules> {
     pub draw_plies: u32,
     /// Print squares algebraically (variants with algebraic names only).
     pub algebraic: bool,
-    /// The pattern evaluation's weights; `None`: the hand evaluation.
-    pub weights: Option<&'static weights::Weights>,
+    /// The pattern evaluation's weights, compiled for the rule set
+    /// ([`pattern::Compiled`]); `None`: the hand evaluation.
+    pub weights: Option<&'static pattern::Compiled>,
     rules: PhantomData<R>,
 }
 
@@ -86,7 +87,9 @@ impl<R: Rules> Default for Draughts<R> {
         Draughts {
             draw_plies: 2 * R::DEFAULT_DRAW_MOVES,
             algebraic: false,
-            weights: weights::EvalChoice::Default.weights::<R>(),
+            weights: weights::EvalChoice::Default
+                .weights::<R>()
+                .map(pattern::compile::<R>),
             rules: PhantomData,
         }
     }
@@ -99,7 +102,7 @@ impl<R: Rules> Draughts<R> {
         Draughts {
             draw_plies: 2 * opts.draw_moves.unwrap_or(R::DEFAULT_DRAW_MOVES),
             algebraic: R::ALGEBRAIC && opts.notation == Notation::Algebraic,
-            weights: opts.eval.weights::<R>(),
+            weights: opts.eval.weights::<R>().map(pattern::compile::<R>),
             rules: PhantomData,
         }
     }
@@ -221,7 +224,7 @@ impl<R: Rules> Game for Draughts<R> {
     #[inline]
     fn evaluate(&self, pos: &Self::Position) -> Score {
         match self.weights {
-            Some(w) => eval::evaluate_weights::<R>(pos, w),
+            Some(c) => eval::evaluate_compiled::<R>(pos, c),
             None => eval::evaluate::<R>(pos),
         }
     }

@@ -184,6 +184,9 @@ pub struct Pair {
     /// First weight (`2 * offset`) of the White and the Black window.
     white: usize,
     black: usize,
+    /// First entry (`offset`) of the White and the Black window.
+    white_entry: usize,
+    black_entry: usize,
 }
 
 impl Pair {
@@ -240,6 +243,8 @@ fn pair_windows(windows: &[Window]) -> (Vec<Pair>, Vec<(usize, usize)>) {
             table: t,
             white: 2 * w.offset,
             black: 2 * b.offset,
+            white_entry: w.offset,
+            black_entry: b.offset,
         });
     }
     for (j, used) in black_used.iter().enumerate() {
@@ -507,6 +512,254 @@ fn evaluate_by<R: Rules>(
     if pos.side == 0 { s } else { -s }
 }
 
+/// Weights made ready for the search. The hand features that are a sum
+/// of one value per man and square ([`eval::FOLDED`]: men, advancement,
+/// centre, side edge, back rank) are added into the window tables, each
+/// square's value into the entries of one window that holds it (own man
+/// on it), so the evaluation reads them with the patterns instead of
+/// counting them; both phases of an entry are packed in one `i64`
+/// (opening + ending * 2^32), so one load and one addition serve both.
+/// The back rank counts only while the opponent has men: the evaluation
+/// takes it out again when he has none. The sums are exactly those of
+/// [`evaluate`] (integer sums in another order; a test compares them on
+/// random games of every variant).
+///
+/// Folding needs the per-square values to be colour-symmetric (Black
+/// reads the tables through the board turned half a turn), true of every
+/// board here; where it is not, or the weights do not fit the layout, the
+/// table is empty and [`evaluate_compiled`] evaluates as [`evaluate`].
+pub struct Compiled {
+    pub weights: &'static Weights,
+    /// Per pattern entry: `opening + ending << 32`, folded features
+    /// included; empty when not folded.
+    table: Vec<i64>,
+}
+
+impl std::fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Compiled")
+            .field("variant", &self.weights.variant)
+            .field("folded", &!self.table.is_empty())
+            .finish()
+    }
+}
+
+/// Two compilations of equal weights are equal.
+impl PartialEq for Compiled {
+    fn eq(&self, other: &Self) -> bool {
+        self.weights == other.weights
+    }
+}
+
+impl Eq for Compiled {}
+
+impl Compiled {
+    /// Folds `w`'s per-square features into the window tables of rule set
+    /// `R` (see [`Compiled`]).
+    pub fn build<R: Rules>(w: &'static Weights) -> Self {
+        Compiled {
+            weights: w,
+            table: fold::<R>(w).unwrap_or_default(),
+        }
+    }
+}
+
+/// The folded tables of [`Compiled`], or `None` where folding does not
+/// apply.
+fn fold<R: Rules>(w: &Weights) -> Option<Vec<i64>> {
+    let t = eval::tables::<R>();
+    let layout = &t.layout;
+    if w.pattern.len() != 2 * layout.entries || w.dense.len() != 2 * NF {
+        return None;
+    }
+    let n = <R::Geo as Geometry>::SQUARES;
+    // Each square's folded value in both phases, White's view; Black's
+    // must be the same through the board turned half a turn.
+    let mut value = vec![(0i64, 0i64); n];
+    for (sq, v) in value.iter_mut().enumerate() {
+        let fw = eval::square_features::<R>(t, 0, sq);
+        let fb = eval::square_features::<R>(t, 1, n - 1 - sq);
+        if eval::FOLDED.iter().any(|&k| fw[k] != fb[k]) {
+            return None;
+        }
+        for &k in &eval::FOLDED {
+            v.0 += w.dense[2 * k] as i64 * fw[k] as i64;
+            v.1 += w.dense[2 * k + 1] as i64 * fw[k] as i64;
+        }
+    }
+    let mut owner = vec![usize::MAX; n];
+    for (i, win) in layout.windows.iter().enumerate() {
+        for &sq in &win.squares {
+            if owner[sq] == usize::MAX {
+                owner[sq] = i;
+            }
+        }
+    }
+    if owner.contains(&usize::MAX) {
+        return None;
+    }
+    // Every entry small enough that no sum of one entry per window and
+    // colour comes near the end of an i32 (the unpacking needs it).
+    let limit = i32::MAX as i64 / (4 * layout.windows.len() as i64).max(1);
+    let mut table = vec![0i64; layout.entries];
+    for (i, win) in layout.windows.iter().enumerate() {
+        for e in 0..win.size {
+            let (mut open, mut end) = (
+                w.pattern[2 * (win.offset + e)] as i64,
+                w.pattern[2 * (win.offset + e) + 1] as i64,
+            );
+            let mut digits = e;
+            for &sq in &win.squares {
+                if digits % 3 == 1 && owner[sq] == i {
+                    open += value[sq].0;
+                    end += value[sq].1;
+                }
+                digits /= 3;
+            }
+            if open.abs() > limit || end.abs() > limit {
+                return None;
+            }
+            table[win.offset + e] = open + (end << 32);
+        }
+    }
+    Some(table)
+}
+
+/// The compiled weights of `w` for rule set `R`, built on first use and
+/// kept for the life of the program (weights are `'static`: embedded, or
+/// loaded once and kept).
+pub fn compile<R: Rules>(w: &'static Weights) -> &'static Compiled {
+    use std::any::TypeId;
+    use std::sync::{Mutex, OnceLock};
+    type Registry = Mutex<Vec<(usize, TypeId, &'static Compiled)>>;
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    let key = (w as *const Weights as usize, TypeId::of::<R>());
+    let reg = REGISTRY.get_or_init(|| Mutex::new(Vec::new()));
+    let mut guard = match reg.lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    if let Some(&(_, _, c)) = guard.iter().find(|e| (e.0, e.1) == key) {
+        return c;
+    }
+    let c: &'static Compiled = Box::leak(Box::new(Compiled::build::<R>(w)));
+    guard.push((key.0, key.1, c));
+    c
+}
+
+/// The pattern evaluation with compiled weights: [`evaluate`]'s value.
+#[inline(always)]
+pub fn evaluate_compiled<R: Rules>(pos: &Position<Bb<R>>, c: &Compiled) -> Score {
+    compiled_by::<R>(
+        pos,
+        c,
+        |pair, b| pair.gather(b),
+        |win, c, own, opp| win.index(c, own, opp),
+    )
+}
+
+/// [`evaluate_compiled`] with the `pext` instruction.
+///
+/// # Safety
+/// The processor must have BMI2 and POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi2")]
+pub unsafe fn evaluate_compiled_bmi2<R: Rules>(pos: &Position<Bb<R>>, c: &Compiled) -> Score {
+    // SAFETY: this function is compiled for and called only on BMI2.
+    compiled_by::<R>(
+        pos,
+        c,
+        |pair, b| unsafe { pair.gather_pext(b) },
+        |win, c, own, opp| unsafe { win.index_pext(c, own, opp) },
+    )
+}
+
+#[inline(always)]
+fn compiled_by<R: Rules>(
+    pos: &Position<Bb<R>>,
+    c: &Compiled,
+    gather: impl Fn(&Pair, Bb<R>) -> usize,
+    index: impl Fn(&Window, usize, Bb<R>, Bb<R>) -> usize,
+) -> Score {
+    let t: &Tables<Bb<R>> = eval::tables::<R>();
+    let layout = &t.layout;
+    let tab = &c.table;
+    let d = &c.weights.dense;
+    if tab.len() != layout.entries || d.len() != 2 * NF {
+        return evaluate_by::<R>(pos, c.weights, gather, index);
+    }
+    let white = pos.pieces[0] & !pos.kings;
+    let men = [white, pos.pieces[1] & !pos.kings & !white];
+    let mut acc = 0i64;
+    for pair in &layout.pairs {
+        // A gather has at most MAX_SQUARES (8) bits: `as u8` keeps it.
+        let x = pair.table[gather(pair, men[0]) as u8 as usize];
+        let y = pair.table[gather(pair, men[1]) as u8 as usize];
+        let iw = pair.white_entry + ((x + 2 * y) & 0xffff) as usize;
+        let ib = pair.black_entry + ((2 * x + y) >> 16) as usize;
+        // SAFETY: as in `pattern_sums`: both halves are base-3 numbers of
+        // the window's digits, below its 3^k entries, and a window's
+        // entries end at most at `layout.entries`, the table's length
+        // (checked above).
+        let (a, b) = unsafe { (*tab.get_unchecked(iw), *tab.get_unchecked(ib)) };
+        acc = acc.wrapping_add(a).wrapping_sub(b);
+    }
+    for &(wi, c) in &layout.single {
+        let win = &layout.windows[wi];
+        if let Some(&a) = tab.get(win.offset + index(win, c, men[c], men[1 - c])) {
+            acc = if c == 0 {
+                acc.wrapping_add(a)
+            } else {
+                acc.wrapping_sub(a)
+            };
+        }
+    }
+    // The opening sum is the low 32 bits (it fits an i32), the ending
+    // sum the rest.
+    let mut open = acc as i32;
+    let mut end = (acc.wrapping_sub(open as i64) >> 32) as i32;
+
+    // The features not folded: kings, king centrality, structure, the
+    // back rank taken out where the opponent has no men, tempo.
+    let mut f = [0 as Score; NF];
+    let kings = pos.kings;
+    for p in 0..2 {
+        let sign = 1 - 2 * p as Score;
+        let own = pos.pieces[p];
+        let opp = pos.pieces[1 - p];
+        let m = own & !kings;
+        if kings.any() {
+            let k = own & kings;
+            f[1] += sign * k.count() as Score;
+            let mut centre = 0;
+            for (r, &ring) in t.rings.iter().enumerate().skip(1) {
+                centre += r as Score * (k & ring).count() as Score;
+            }
+            f[9] += sign * centre;
+        }
+        if (opp & !kings).is_empty() {
+            f[5] -= sign * (m & t.back_rank[p]).count() as Score;
+        }
+        let [support, wings, runaway] = eval::structure::<R>(t, pos, p, m, opp);
+        f[6] += sign * support;
+        f[7] += sign * wings;
+        f[8] += sign * runaway;
+    }
+    f[eval::TEMPO] = if pos.side == 0 { 1 } else { -1 };
+    for k in [1, 5, 6, 7, 8, 9, eval::TEMPO] {
+        open += d[2 * k] as i32 * f[k];
+        end += d[2 * k + 1] as i32 * f[k];
+    }
+    let ph = phase::<R>(layout, pos);
+    let n = layout.phase_max;
+    let blend = open as i64 * ph as i64 + end as i64 * (n - ph) as i64;
+    let mut s = divide(blend, layout.divisor, layout.reciprocal) as Score;
+    if eval::is_drawish::<R>(pos) {
+        s /= eval::DRAWISH_DIVISOR;
+    }
+    if pos.side == 0 { s } else { -s }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -669,22 +922,40 @@ mod tests {
         if pos.side == 0 { s } else { -s }
     }
 
-    /// The paired evaluation (both gathers) gives exactly the per-window
-    /// one on random games, with random weights and the shipped ones.
+    /// The paired evaluation (both gathers) and the compiled one (the
+    /// per-square features folded into the windows) give exactly the
+    /// per-window one on random games, with random weights, the shipped
+    /// ones and the hand ones.
     fn paired_agrees<R: Rules>() {
         let g = Draughts::<R>::default();
         let mut sets = vec![random_weights::<R>(13)];
         if let Some(w) = crate::draughts::weights::embedded::<R>() {
             sets.push(w.clone());
         }
+        sets.push(Weights::hand::<R>());
+        // Compiled weights keep a `'static` reference: leaked (tests only).
+        let compiled: Vec<Compiled> = sets
+            .iter()
+            .map(|w| Compiled::build::<R>(Box::leak(Box::new(w.clone()))))
+            .collect();
+        for c in &compiled {
+            assert!(!c.table.is_empty(), "{}: not folded", R::NAME);
+        }
         let mut seed = 21u64;
         for game in 0..30 {
             let mut pos = g.start();
             for _ in 0..(10 + 5 * game) {
-                for w in &sets {
+                for (w, c) in sets.iter().zip(&compiled) {
                     let want = reference::<R>(&pos, w);
                     assert_eq!(evaluate::<R>(&pos, w), want, "{}", g.format_fen(&pos));
                     assert_eq!(eval::evaluate_weights::<R>(&pos, w), want);
+                    assert_eq!(
+                        evaluate_compiled::<R>(&pos, c),
+                        want,
+                        "{}",
+                        g.format_fen(&pos)
+                    );
+                    assert_eq!(eval::evaluate_compiled::<R>(&pos, c), want);
                 }
                 let mut list = MoveList::new();
                 g.generate(&pos, &mut list);

@@ -143,6 +143,10 @@ pub struct Features {
     pub lmr: bool,
     /// Aspiration windows at the root.
     pub aspiration: bool,
+    /// The per-thread cache of static evaluations
+    /// ([`worker::EvalCache`]): the same scores and nodes either way, so
+    /// only `salto bench --no-eval-cache` and the tests turn it off.
+    pub eval_cache: bool,
 }
 
 impl Default for Features {
@@ -150,6 +154,7 @@ impl Default for Features {
         Features {
             lmr: true,
             aspiration: true,
+            eval_cache: true,
         }
     }
 }

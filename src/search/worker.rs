@@ -27,6 +27,51 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVES: usize = 3;
 /// Nodes between two looks at the clock and the stop flags.
 const CHECK_INTERVAL: u64 = 256;
+/// Slots of each thread's [`EvalCache`] (8 bytes each: 256 KiB).
+pub const EVAL_CACHE_SLOTS: usize = 1 << 15;
+
+/// The static evaluations a thread made lately, by position hash: the
+/// leaves of a search recur (a reduced move searched again, the next
+/// iteration, transpositions below the table's depth-0 horizon), and an
+/// evaluation costs far more than a look-up. One slot per hash's low
+/// bits, always replaced; a slot holds the hash's top 48 bits and the
+/// (clamped) score in the low 16, 0 when empty. Like the transposition
+/// table it relies on the hash standing for the position (what
+/// `Game::evaluate` reads), so the scores, and the nodes, are those of
+/// the evaluation itself (a unit test compares them).
+pub struct EvalCache {
+    slots: Vec<u64>,
+}
+
+impl EvalCache {
+    /// A cache of `slots` slots (rounded up to a power of two).
+    pub fn new(slots: usize) -> Self {
+        EvalCache {
+            slots: vec![0; slots.max(1).next_power_of_two()],
+        }
+    }
+
+    #[inline(always)]
+    fn slot(&self, hash: u64) -> usize {
+        hash as usize & (self.slots.len() - 1)
+    }
+
+    /// The cached score of the position with hash `hash`.
+    #[inline]
+    pub fn get(&self, hash: u64) -> Option<Score> {
+        let e = self.slots[self.slot(hash)];
+        (e != 0 && (e ^ hash) >> 16 == 0).then_some(e as u16 as i16 as Score)
+    }
+
+    /// Caches `score` (scores outside `i16` are not kept).
+    #[inline]
+    pub fn put(&mut self, hash: u64, score: Score) {
+        if let Ok(s) = i16::try_from(score) {
+            let i = self.slot(hash);
+            self.slots[i] = (hash & !0xffff) | s as u16 as u64;
+        }
+    }
+}
 
 /// What the threads of one search share besides the table.
 pub struct Shared<'a> {
@@ -103,6 +148,7 @@ pub struct Worker<'a, G: Game> {
     pub root_moves: Vec<RootMove<G::Move>>,
     time: Option<TimeManager>,
     root_pos: G::Position,
+    eval_cache: EvalCache,
 }
 
 /// Runs the two-player search: the main search on the calling thread (no
@@ -266,6 +312,11 @@ impl<'a, G: Game> Worker<'a, G> {
             root_moves,
             time,
             root_pos: root.clone(),
+            eval_cache: EvalCache::new(if shared.features.eval_cache {
+                EVAL_CACHE_SLOTS
+            } else {
+                1
+            }),
         }
     }
 
@@ -447,7 +498,7 @@ impl<'a, G: Game> Worker<'a, G> {
             return Err(if game.repetition_is_draw() {
                 SCORE_DRAW
             } else {
-                clamp_eval(game.evaluate(pos))
+                self.static_eval(pos, hash)
             });
         }
         self.path.push(hash);
@@ -663,6 +714,21 @@ impl<'a, G: Game> Worker<'a, G> {
         }
     }
 
+    /// The static evaluation of `pos` (hash `hash`), clamped below the
+    /// win scores, through the [`EvalCache`] when it is on.
+    #[inline]
+    fn static_eval(&mut self, pos: &G::Position, hash: u64) -> Score {
+        if !self.shared.features.eval_cache {
+            return clamp_eval(self.game.evaluate(pos));
+        }
+        if let Some(s) = self.eval_cache.get(hash) {
+            return s;
+        }
+        let s = clamp_eval(self.game.evaluate(pos));
+        self.eval_cache.put(hash, s);
+        s
+    }
+
     /// The quiescence search at a node whose terminal and repetition checks
     /// are done: a stable position is evaluated; one with a capture pending
     /// is searched on (never evaluated statically).
@@ -681,7 +747,7 @@ impl<'a, G: Game> Worker<'a, G> {
             {
                 return s;
             }
-            return clamp_eval(game.evaluate(pos));
+            return self.static_eval(pos, game.hash(pos));
         }
         let mut moves: MoveList<G::Move> = MoveList::new();
         game.generate(pos, &mut moves);
@@ -719,5 +785,89 @@ impl<'a, G: Game> Worker<'a, G> {
             return outcome_score(&self.game, pos, o, ply);
         }
         self.quiesce_node(pos, alpha, beta, ply)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draughts::{EnglishGame, HexGame, InternationalGame, TurkishGame};
+    use crate::game::zobrist;
+    use crate::search::{Control, Searcher};
+
+    /// Positions of random games of `game`.
+    fn random_positions<G: Game>(game: &G, games: u64, plies: usize) -> Vec<G::Position> {
+        let mut out = Vec::new();
+        let mut seed = 17u64;
+        for _ in 0..games {
+            let mut pos = game.start();
+            for _ in 0..plies {
+                out.push(pos.clone());
+                let mut list = MoveList::new();
+                game.generate(&pos, &mut list);
+                if list.is_empty() || game.outcome(&pos).is_some() {
+                    break;
+                }
+                let i = (zobrist::splitmix64(&mut seed) % list.len() as u64) as usize;
+                pos = game.play(&pos, list[i]);
+            }
+        }
+        out
+    }
+
+    /// Through a small cache (many replacements), every position of
+    /// random games, looked at twice in a row and again later, gets its
+    /// own evaluation back or nothing.
+    fn cache_agrees<G: Game>(game: G) {
+        let positions = random_positions(&game, 20, 120);
+        let mut cache = EvalCache::new(256);
+        for round in 0..2 {
+            for pos in &positions {
+                let h = game.hash(pos);
+                let want = clamp_eval(game.evaluate(pos));
+                match cache.get(h) {
+                    Some(s) => assert_eq!(s, want, "round {round}"),
+                    None => cache.put(h, want),
+                }
+                assert_eq!(cache.get(h), Some(want));
+            }
+        }
+    }
+
+    #[test]
+    fn the_eval_cache_returns_the_evaluation() {
+        cache_agrees(InternationalGame::default());
+        cache_agrees(EnglishGame::default());
+        cache_agrees(TurkishGame::default());
+        cache_agrees(HexGame::default());
+    }
+
+    /// The same search with and without the cache: the same nodes, score
+    /// and line.
+    fn search_agrees<G: Game>(game: G, depth: u32) {
+        let positions = random_positions(&game, 3, 30);
+        for pos in positions.iter().step_by(10) {
+            let mut results = Vec::new();
+            for eval_cache in [false, true] {
+                let mut s = Searcher::new(game, 4, 1);
+                s.set_features(Features {
+                    eval_cache,
+                    ..Features::default()
+                });
+                let limits = Limits {
+                    depth: Some(depth),
+                    ..Limits::default()
+                };
+                let r = s.search(pos, &[], &limits, &Control::new(), &mut |_| {});
+                results.push((r.nodes, r.score, r.pv));
+            }
+            assert_eq!(results[0], results[1]);
+        }
+    }
+
+    #[test]
+    fn the_eval_cache_changes_no_search() {
+        search_agrees(InternationalGame::default(), 7);
+        search_agrees(EnglishGame::default(), 9);
     }
 }
