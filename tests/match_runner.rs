@@ -437,9 +437,11 @@ fn pentanomial_counts_game_pairs_and_decides_the_sprt() {
     cfg.games = 1000;
     cfg.sprt = Some(Sprt::parse("elo0=0,elo1=100").unwrap_or_else(|e| panic!("{e}")));
     let s = run(&cfg);
-    // Decided when the third pair is complete (a game already started
-    // may finish and count, unpaired).
+    // Decided when the third pair is complete; games the worker played
+    // on before it saw the stop are not counted (before, under load, a
+    // fourth pair could come in and count).
     assert_eq!(s.penta[0][1].pairs(), 3, "{}", s.report());
+    assert_eq!(s.games, 6, "{}", s.report());
     let r = s.sprt.unwrap_or_else(|| panic!("no sprt"));
     assert_eq!(r.decision, SprtDecision::H1);
     assert!(r.llr_trinomial > 0.0);

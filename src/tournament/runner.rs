@@ -1118,7 +1118,15 @@ pub fn run_match<G: Game>(game: G, cfg: &MatchConfig) -> Result<MatchSummary, St
             });
         }
         drop(tx);
+        let mut decided = false;
         for (g, rec) in rx {
+            // Once the SPRT has decided, games that were still running (or
+            // that a worker started before it saw the stop) are not
+            // counted: the summary is the one the decision was made on,
+            // whatever the machine's load.
+            if decided {
+                continue;
+            }
             summary.add(g, &rec);
             summary.elapsed = started.elapsed();
             if let Some(f) = pdn.as_mut() {
@@ -1139,6 +1147,7 @@ pub fn run_match<G: Game>(game: G, cfg: &MatchConfig) -> Result<MatchSummary, St
                 .as_ref()
                 .is_some_and(|s| s.decision != SprtDecision::Continue)
             {
+                decided = true;
                 stop.store(true, Ordering::SeqCst);
             }
             if cfg.progress {
