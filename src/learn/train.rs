@@ -453,6 +453,37 @@ mod tests {
     use crate::draughts::{Draughts, English};
     use crate::game::{Game, MoveList};
 
+    /// `n` english positions after a random number (0 to 79) of random
+    /// plies from the start, with score 0 and the result `result` draws
+    /// from the same random stream.
+    fn random_samples(
+        mut seed: u64,
+        n: usize,
+        mut result: impl FnMut(&mut u64) -> u8,
+    ) -> Vec<Sample<Bb<English>>> {
+        let g = Draughts::<English>::default();
+        let mut samples = Vec::new();
+        while samples.len() < n {
+            let mut pos = g.start();
+            for _ in 0..(zobrist::splitmix64(&mut seed) % 80) {
+                let mut list = MoveList::new();
+                g.generate(&pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let i = (zobrist::splitmix64(&mut seed) % list.len() as u64) as usize;
+                pos = g.play(&pos, list[i]);
+            }
+            let result = result(&mut seed);
+            samples.push(Sample {
+                pos,
+                score: 0,
+                result,
+            });
+        }
+        samples
+    }
+
     /// Random positions of random english games, labelled by a known
     /// weight set (score = its evaluation, result drawn from its
     /// probability): training from the hand weights moves the feature
@@ -460,7 +491,6 @@ mod tests {
     #[test]
     fn training_recovers_known_weights() {
         type R = English;
-        let g = Draughts::<R>::default();
         let layout = &eval::tables::<R>().layout;
         let entries = layout.entries;
         let mut truth = start_weights::<R>();
@@ -472,25 +502,7 @@ mod tests {
         truth[f + 3] = 250.0;
         truth[f + 4] = 8.0;
         truth[f + 5] = 2.0;
-        let mut samples = Vec::new();
-        let mut seed = 3u64;
-        while samples.len() < 20_000 {
-            let mut pos = g.start();
-            for _ in 0..(zobrist::splitmix64(&mut seed) % 80) {
-                let mut list = MoveList::new();
-                g.generate(&pos, &mut list);
-                if list.is_empty() {
-                    break;
-                }
-                let i = (zobrist::splitmix64(&mut seed) % list.len() as u64) as usize;
-                pos = g.play(&pos, list[i]);
-            }
-            samples.push(Sample {
-                pos,
-                score: 0,
-                result: 1,
-            });
-        }
+        let samples = random_samples(3, 20_000, |_| 1);
         let mut ex = Examples::from_samples::<R>(&samples);
         // Patterns can partly stand in for material (the windows cover
         // the men), so the known weights are recovered on the features
@@ -529,28 +541,8 @@ mod tests {
     #[test]
     fn frozen_features_keep_their_starting_weights() {
         type R = English;
-        let g = Draughts::<R>::default();
         let entries = eval::tables::<R>().layout.entries;
-        let mut samples = Vec::new();
-        let mut seed = 5u64;
-        while samples.len() < 4_000 {
-            let mut pos = g.start();
-            for _ in 0..(zobrist::splitmix64(&mut seed) % 80) {
-                let mut list = MoveList::new();
-                g.generate(&pos, &mut list);
-                if list.is_empty() {
-                    break;
-                }
-                let i = (zobrist::splitmix64(&mut seed) % list.len() as u64) as usize;
-                pos = g.play(&pos, list[i]);
-            }
-            let result = (zobrist::splitmix64(&mut seed) % 3) as u8;
-            samples.push(Sample {
-                pos,
-                score: 0,
-                result,
-            });
-        }
+        let samples = random_samples(5, 4_000, |seed| (zobrist::splitmix64(seed) % 3) as u8);
         let ex = Examples::from_samples::<R>(&samples);
         let w0 = start_weights::<R>();
         let opts = Options {
