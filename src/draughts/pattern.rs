@@ -766,6 +766,7 @@ mod tests {
     use crate::draughts::{
         Brazilian, Draughts, English, Hex, International, Spanish, Turkish, TurkishImmediate,
     };
+    use crate::game::testing::random_line;
     use crate::game::{Game, MoveList, zobrist};
 
     /// The position with colours swapped and the board turned half a turn.
@@ -808,15 +809,10 @@ mod tests {
         let w = random_weights::<R>(7);
         let mut seed = 11u64;
         for game in 0..20 {
-            let mut pos = g.start();
-            for _ in 0..(20 + 7 * game) {
-                let mut list = MoveList::new();
-                g.generate(&pos, &mut list);
-                if list.is_empty() {
-                    break;
-                }
-                let i = (zobrist::splitmix64(&mut seed) % list.len() as u64) as usize;
-                pos = g.play(&pos, list[i]);
+            for pos in random_line(&g, 20 + 7 * game, &mut seed)
+                .into_iter()
+                .skip(1)
+            {
                 let m = mirror::<R>(&pos);
                 assert_eq!(
                     evaluate::<R>(&pos, &w),

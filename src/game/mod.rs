@@ -327,3 +327,29 @@ pub fn legal_prefix<G: Game>(game: &G, root: &G::Position, line: &[G::Move]) -> 
     }
     out
 }
+
+/// Helpers shared by the tests of the games, the search and the training.
+#[cfg(test)]
+pub mod testing {
+    use super::{Game, MoveList, zobrist};
+
+    /// A random game of `game`: its start, then the position after each
+    /// of up to `plies` uniformly random moves drawn from the stream
+    /// `seed` (fewer when the game ends or a player has no move).
+    pub fn random_line<G: Game>(game: &G, plies: usize, seed: &mut u64) -> Vec<G::Position> {
+        let mut pos = game.start();
+        let mut out = vec![pos.clone()];
+        let mut list = MoveList::new();
+        for _ in 0..plies {
+            list.clear();
+            game.generate(&pos, &mut list);
+            if list.is_empty() || game.outcome(&pos).is_some() {
+                break;
+            }
+            let i = (zobrist::splitmix64(seed) % list.len() as u64) as usize;
+            pos = game.play(&pos, list[i]);
+            out.push(pos.clone());
+        }
+        out
+    }
+}

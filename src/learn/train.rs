@@ -17,6 +17,7 @@
 //! the number of threads.
 
 use super::data::Sample;
+use crate::draughts::bitboard::Bitboard;
 use crate::draughts::eval::{self, DRAWISH_DIVISOR, NF};
 use crate::draughts::pattern;
 use crate::draughts::position::Bb;
@@ -46,6 +47,28 @@ pub struct Examples {
     /// Search score and result (0, 0.5, 1), White's view.
     pub score: Vec<f32>,
     pub result: Vec<f32>,
+    /// The game of each example, as far as the data tells
+    /// ([`game_numbers`]): the validation split holds out whole games.
+    pub game: Vec<u32>,
+}
+
+/// A number per sample that changes where a new game must begin: the data
+/// has no game marks, but `salto datagen` writes each game's positions
+/// together and in order, and no move adds a piece, so a sample with more
+/// pieces than the one before starts a new game. Two games can share a
+/// number (when the next game starts with no more pieces than the last
+/// one ended with), never one game two numbers.
+pub fn game_numbers(counts: impl IntoIterator<Item = u32>) -> Vec<u32> {
+    let mut out = Vec::new();
+    let (mut g, mut prev) = (0u32, u32::MAX);
+    for c in counts {
+        if c > prev {
+            g += 1;
+        }
+        prev = c;
+        out.push(g);
+    }
+    out
 }
 
 impl Examples {
@@ -95,6 +118,11 @@ impl Examples {
         for p in parts {
             out.append(&p);
         }
+        out.game = game_numbers(
+            samples
+                .iter()
+                .map(|s| (s.pos.pieces[0] | s.pos.pieces[1]).count()),
+        );
         out
     }
 
@@ -106,6 +134,7 @@ impl Examples {
         self.c.extend_from_slice(&o.c);
         self.score.extend_from_slice(&o.score);
         self.result.extend_from_slice(&o.result);
+        self.game.extend_from_slice(&o.game);
     }
 
     /// The examples `idx`, in that order.
@@ -124,6 +153,9 @@ impl Examples {
             out.c.push(self.c[i]);
             out.score.push(self.score[i]);
             out.result.push(self.result[i]);
+            if let Some(&g) = self.game.get(i) {
+                out.game.push(g);
+            }
         }
         out
     }
@@ -274,6 +306,54 @@ fn mean_loss(ex: &Examples, w: &[f32], entries: usize, k: f32, lambda: f32) -> f
     }) / ex.len().max(1) as f64
 }
 
+/// Shuffles `v` with the random stream `s`.
+fn shuffle<T>(v: &mut [T], s: &mut u64) {
+    for i in (1..v.len()).rev() {
+        let j = (zobrist::splitmix64(s) % (i as u64 + 1)) as usize;
+        v.swap(i, j);
+    }
+}
+
+/// The validation and the training examples (indices; the training ones
+/// shuffled): whole games ([`Examples::game`]), drawn at random, are held
+/// out until they make up the share `validation` of the examples, so that
+/// no game has positions on both sides (positions of one game share its
+/// result, and a split by position lets the validation loss reward a fit
+/// that tells games apart). Examples without game numbers, or of fewer
+/// than 10 games, are split by position. At least one game is kept for
+/// training.
+pub fn split(all: &Examples, validation: f64, s: &mut u64) -> (Vec<usize>, Vec<usize>) {
+    let n = all.len();
+    let nval = ((n as f64 * validation) as usize).min(n.saturating_sub(1));
+    let games = all.game.last().map_or(0, |&g| g as usize + 1);
+    if all.game.len() != n || games < 10 {
+        let mut order: Vec<usize> = (0..n).collect();
+        shuffle(&mut order, s);
+        let tr = order.split_off(nval);
+        return (order, tr);
+    }
+    let mut size = vec![0usize; games];
+    for &g in &all.game {
+        size[g as usize] += 1;
+    }
+    let mut order: Vec<usize> = (0..games).collect();
+    shuffle(&mut order, s);
+    let mut held = vec![false; games];
+    let mut taken = 0;
+    for &g in &order {
+        if taken >= nval {
+            break;
+        }
+        if taken + size[g] < n {
+            held[g] = true;
+            taken += size[g];
+        }
+    }
+    let (val, mut tr): (Vec<usize>, Vec<usize>) = (0..n).partition(|&i| held[all.game[i] as usize]);
+    shuffle(&mut tr, s);
+    (val, tr)
+}
+
 /// Trains from `w0` (pattern entries then features, two phases each, in
 /// centi-men); `on_epoch` sees each epoch's losses.
 pub fn train(
@@ -283,16 +363,10 @@ pub fn train(
     opts: &Options,
     on_epoch: &mut dyn FnMut(&EpochReport),
 ) -> Trained {
-    // Deterministic shuffle and split.
-    let mut order: Vec<usize> = (0..all.len()).collect();
     let mut s = opts.seed;
-    for i in (1..order.len()).rev() {
-        let j = (zobrist::splitmix64(&mut s) % (i as u64 + 1)) as usize;
-        order.swap(i, j);
-    }
-    let nval = ((all.len() as f64 * opts.validation) as usize).min(all.len().saturating_sub(1));
-    let val = all.select(&order[..nval]);
-    let tr = all.select(&order[nval..]);
+    let (val_idx, tr_idx) = split(all, opts.validation, &mut s);
+    let val = all.select(&val_idx);
+    let tr = all.select(&tr_idx);
     let k = opts.k.unwrap_or_else(|| fit_k(&tr));
     let lambda = opts.lambda;
     let nw = w0.len();
@@ -319,10 +393,7 @@ pub fn train(
     let steps_total = (opts.epochs * tr.len().div_ceil(batch)).max(1) as f32;
     let mut idx: Vec<usize> = (0..tr.len()).collect();
     for epoch in 1..=opts.epochs {
-        for i in (1..idx.len()).rev() {
-            let j = (zobrist::splitmix64(&mut s) % (i as u64 + 1)) as usize;
-            idx.swap(i, j);
-        }
+        shuffle(&mut idx, &mut s);
         let mut train_loss = 0f64;
         for b in idx.chunks(batch) {
             // Gradient of the batch's mean loss, summed chunk by chunk.
@@ -451,7 +522,7 @@ pub fn to_weights<R: Rules>(w: &[f32]) -> Weights {
 mod tests {
     use super::*;
     use crate::draughts::{Draughts, English};
-    use crate::game::{Game, MoveList};
+    use crate::game::testing::random_line;
 
     /// `n` english positions after a random number (0 to 79) of random
     /// plies from the start, with score 0 and the result `result` draws
@@ -464,16 +535,9 @@ mod tests {
         let g = Draughts::<English>::default();
         let mut samples = Vec::new();
         while samples.len() < n {
-            let mut pos = g.start();
-            for _ in 0..(zobrist::splitmix64(&mut seed) % 80) {
-                let mut list = MoveList::new();
-                g.generate(&pos, &mut list);
-                if list.is_empty() {
-                    break;
-                }
-                let i = (zobrist::splitmix64(&mut seed) % list.len() as u64) as usize;
-                pos = g.play(&pos, list[i]);
-            }
+            let plies = (zobrist::splitmix64(&mut seed) % 80) as usize;
+            let line = random_line(&g, plies, &mut seed);
+            let pos = line[line.len() - 1];
             let result = result(&mut seed);
             samples.push(Sample {
                 pos,
@@ -556,5 +620,37 @@ mod tests {
         assert_eq!(&t.w[f..f + 4], &w0[f..f + 4], "men and kings moved");
         assert_ne!(t.w[..f], w0[..f], "no pattern weight moved");
         assert_ne!(t.w[f + 4..], w0[f + 4..], "no other feature moved");
+    }
+    /// Consecutive random games (every position kept, as `salto datagen`
+    /// writes them) get one game number each, and the validation split
+    /// puts no game on both sides.
+    #[test]
+    fn validation_split_holds_out_whole_games() {
+        let g = Draughts::<English>::default();
+        let mut samples = Vec::new();
+        let mut game_of = Vec::new();
+        let mut seed = 9u64;
+        for k in 0..40u32 {
+            for pos in random_line(&g, 59, &mut seed) {
+                samples.push(Sample {
+                    pos,
+                    score: 0,
+                    result: 1,
+                });
+                game_of.push(k);
+            }
+        }
+        let ex = Examples::from_samples::<English>(&samples);
+        assert_eq!(ex.game, game_of);
+        let (val, tr) = split(&ex, 0.2, &mut 1);
+        assert_eq!(val.len() + tr.len(), ex.len());
+        assert!(val.len() >= ex.len() / 5 && !tr.is_empty());
+        let held: std::collections::HashSet<u32> = val.iter().map(|&i| ex.game[i]).collect();
+        assert!(tr.iter().all(|&i| !held.contains(&ex.game[i])));
+        // A game number that only rises with the piece count.
+        assert_eq!(
+            game_numbers([24, 24, 20, 24, 3, 5, 5]),
+            [0, 0, 0, 1, 1, 2, 2]
+        );
     }
 }

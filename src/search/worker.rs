@@ -792,27 +792,15 @@ impl<'a, G: Game> Worker<'a, G> {
 mod tests {
     use super::*;
     use crate::draughts::{EnglishGame, HexGame, InternationalGame, TurkishGame};
-    use crate::game::zobrist;
+    use crate::game::testing::random_line;
     use crate::search::{Control, Searcher};
 
     /// Positions of random games of `game`.
     fn random_positions<G: Game>(game: &G, games: u64, plies: usize) -> Vec<G::Position> {
-        let mut out = Vec::new();
         let mut seed = 17u64;
-        for _ in 0..games {
-            let mut pos = game.start();
-            for _ in 0..plies {
-                out.push(pos.clone());
-                let mut list = MoveList::new();
-                game.generate(&pos, &mut list);
-                if list.is_empty() || game.outcome(&pos).is_some() {
-                    break;
-                }
-                let i = (zobrist::splitmix64(&mut seed) % list.len() as u64) as usize;
-                pos = game.play(&pos, list[i]);
-            }
-        }
-        out
+        (0..games)
+            .flat_map(|_| random_line(game, plies - 1, &mut seed))
+            .collect()
     }
 
     /// Through a small cache (many replacements), every position of
