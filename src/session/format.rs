@@ -2,15 +2,28 @@
 //! variations, `info` and `done` lines (protocol.md). The Hub protocol and
 //! `salto analyse` print with these.
 
+use crate::egdb::SCORE_EGDB_MIN;
 use crate::game::{Game, MoveList, SCORE_WIN, SCORE_WIN_MIN, Score};
 use crate::search::SearchResult;
 
 /// A score in men with two decimals, from the side to move; a win in n
-/// plies is 100 - n/100 (Scan's form), a loss its negative.
+/// plies is 100 - n/100 (Scan's form), a loss its negative. The band
+/// below the wins in n plies (endgame database wins, from
+/// [`SCORE_EGDB_MIN`], and a game ranked by place at `max-moves`) prints
+/// from 90.00 to 97.99 in the same order, below the wins the search can
+/// see (at most `MAX_PLY` = 128 plies: 98.72 and up), as Scan prints its
+/// bitbase wins (pydraughts reads a score above 90 as a win), not as
+/// hundreds of men.
 pub fn score(s: Score) -> String {
     if s.abs() >= SCORE_WIN_MIN {
         let plies = (SCORE_WIN - s.abs()).clamp(0, 9999);
         let men = 100.0 - plies as f64 / 100.0;
+        let v = if s < 0 { -men } else { men };
+        format!("{v:.2}")
+    } else if s.abs() >= SCORE_EGDB_MIN {
+        let band = i64::from(SCORE_WIN_MIN - SCORE_EGDB_MIN);
+        let hundredths = i64::from(s.abs() - SCORE_EGDB_MIN) * 800 / band;
+        let men = 90.0 + hundredths as f64 / 100.0;
         let v = if s < 0 { -men } else { men };
         format!("{v:.2}")
     } else {
@@ -106,6 +119,28 @@ mod tests {
         assert_eq!(score(SCORE_WIN - 7), "99.93");
         assert_eq!(score(-(SCORE_WIN - 12)), "-99.88");
         assert_eq!(score(SCORE_WIN), "100.00");
+    }
+
+    /// Database wins print between 90 and 99 men, below the wins in n
+    /// plies the search can find and above any evaluation, ordered as the
+    /// scores are.
+    #[test]
+    fn database_wins_print_from_90_to_99_men() {
+        assert_eq!(score(SCORE_EGDB_MIN), "90.00");
+        assert_eq!(score(-SCORE_EGDB_MIN), "-90.00");
+        assert_eq!(score(SCORE_WIN_MIN - 1), "97.99");
+        assert_eq!(
+            score(SCORE_EGDB_MIN - 1),
+            format!("{:.2}", (SCORE_EGDB_MIN - 1) as f64 / 100.0)
+        );
+        let men = |s| score(s).parse::<f64>().unwrap();
+        let mut last = men(SCORE_EGDB_MIN);
+        for s in (SCORE_EGDB_MIN..SCORE_WIN_MIN).step_by(37) {
+            assert!(men(s) >= last && men(s) < 98.0, "{s}");
+            last = men(s);
+        }
+        let longest_mate = SCORE_WIN - crate::search::MAX_PLY as Score;
+        assert!(men(longest_mate) > last);
     }
 
     #[test]
