@@ -375,6 +375,11 @@ impl Options {
             unused_corners: self.unused_corners,
             spoiling: self.spoiling,
             max_moves: self.max_moves,
+            weights: match self.eval {
+                crate::draughts::weights::EvalChoice::Hand => Some(crate::chinese::eval::HAND),
+                crate::draughts::weights::EvalChoice::Terms(w) => Some(*w),
+                _ => None,
+            },
         }
     }
 

@@ -167,3 +167,86 @@ fn training_writes_weights_the_engine_loads_and_bad_files_are_refused() {
     assert!(!ok && err.contains("cannot read weights file"), "{err}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Chinese checkers: 2-player data, the fit writes a weights file that
+/// the engine loads with `--eval-file`; other player counts and a bad file
+/// are refused with a message.
+#[test]
+fn chinese_data_trains_term_weights_the_engine_loads() {
+    let d = temp_dir("chinese");
+    let data = d.join("data.bin");
+    let (ok, _, err) = salto(&[
+        "datagen",
+        "--variant",
+        "chinese",
+        "--games",
+        "6",
+        "--nodes",
+        "300",
+        "--seed",
+        "3",
+        "--out",
+        &s(&data),
+    ]);
+    assert!(ok, "{err}");
+    let bytes = std::fs::read(&data).expect("data");
+    assert!(
+        !bytes.is_empty() && bytes.len().is_multiple_of(29),
+        "{} bytes",
+        bytes.len()
+    );
+    let w = d.join("w.txt");
+    let (ok, _, err) = salto(&[
+        "train",
+        "--variant",
+        "chinese",
+        "--data",
+        &s(&data),
+        "--out",
+        &s(&w),
+    ]);
+    assert!(ok && err.contains("validation loss"), "{err}");
+    let (ok, out, err) = salto(&[
+        "analyse",
+        "--variant",
+        "chinese",
+        "--depth",
+        "2",
+        "--eval-file",
+        &s(&w),
+    ]);
+    assert!(ok && out.contains("best move="), "{out}{err}");
+    let (ok, _, err) = salto(&[
+        "datagen",
+        "--variant",
+        "chinese",
+        "--players",
+        "3",
+        "--games",
+        "1",
+        "--out",
+        &s(&d.join("three.bin")),
+    ]);
+    assert!(!ok && err.contains("2 players"), "{err}");
+    std::fs::write(d.join("bad.txt"), "distance 10\nspeed 3\n").expect("write");
+    let (ok, _, err) = salto(&[
+        "analyse",
+        "--variant",
+        "chinese",
+        "--eval-file",
+        &s(&d.join("bad.txt")),
+    ]);
+    assert!(!ok && err.contains("no term named 'speed'"), "{err}");
+    // English data is not chinese data.
+    let (ok, _, err) = salto(&[
+        "train",
+        "--variant",
+        "chinese",
+        "--data",
+        &s(&w),
+        "--out",
+        &s(&d.join("x.txt")),
+    ]);
+    assert!(!ok && err.contains("29-byte"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}

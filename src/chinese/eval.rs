@@ -20,8 +20,11 @@
 //!   the set standing in another player's target corner (it can be swapped
 //!   back out of the way).
 //!
-//! A player's *badness* is the sum over their sets. The score of player `p`
-//! is `STEP * (least badness of the others - p's badness)`: with two players
+//! A player's *badness* is the sum over their sets, each term weighted
+//! ([`HAND`]: the constants below in holes, times [`STEP`]; the default is
+//! the weights learned from 2-player self-play, `weights/chinese.txt`). The
+//! score of player `p` is `least badness of the others - p's badness`
+//! (centi-men): with two players
 //! the plain difference; with more, `p` measured against the opponent
 //! closest to winning. Summed over all players this is never positive,
 //! which max^n's shallow pruning relies on (src/search/multi/maxn.rs).
@@ -54,6 +57,95 @@ pub const FILL_BONUS: i32 = 3;
 /// Holes of penalty per peg standing in another player's target corner
 /// under `spoiling=swap`.
 pub const SWAP_EXPOSED: i32 = 2;
+
+/// The terms of the evaluation, in the order of a weight vector.
+pub const TERMS: usize = 7;
+/// Their names, as `salto train --variant chinese` prints them.
+pub const TERM_NAMES: [&str; TERMS] = [
+    "distance",
+    "straggler",
+    "left-home",
+    "block-swap",
+    "block-hard",
+    "fill",
+    "swap-exposed",
+];
+/// The hand weights (centi-men per unit of each term): the constants above
+/// times [`STEP`]. A set's badness is the weights times its term counts
+/// ([`Chinese::player_terms`]): the holes of distance, the holes a
+/// straggler trails beyond the slack, pegs left home times the holes the
+/// set has moved on (capped), swappable and hard blockers in the target
+/// corner, other pegs filling it (a bonus: a negative weight) and pegs
+/// exposed to a swap.
+pub const HAND: [i32; TERMS] = [
+    STEP,
+    STEP * STRAGGLER,
+    STEP * LEFT_HOME,
+    STEP * BLOCK_SWAP,
+    STEP * BLOCK_HARD,
+    -STEP * FILL_BONUS,
+    STEP * SWAP_EXPOSED,
+];
+
+/// The learned weights as shipped (`weights/chinese.txt`, embedded).
+const LEARNED_TEXT: &str = include_str!("../../weights/chinese.txt");
+
+/// The default weights: those of `weights/chinese.txt` (a unit test reads
+/// the file, so a bad one cannot ship; [`HAND`] if it could not be read).
+pub fn learned() -> &'static [i32; TERMS] {
+    static W: once_cell::sync::Lazy<[i32; TERMS]> = once_cell::sync::Lazy::new(|| {
+        parse_weights(LEARNED_TEXT).unwrap_or_else(|e| {
+            log::error!("weights/chinese.txt: {e}; using the hand weights");
+            HAND
+        })
+    });
+    &W
+}
+
+/// Weights from text: one `name value` line per term of [`TERM_NAMES`]
+/// (integers, centi-men per unit), `#` starts a comment; every term once.
+pub fn parse_weights(text: &str) -> Result<[i32; TERMS], String> {
+    let mut w = [None; TERMS];
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut it = line.split_whitespace();
+        let (Some(name), Some(v), None) = (it.next(), it.next(), it.next()) else {
+            return Err(format!("line {}: expected 'name value'", n + 1));
+        };
+        let k = TERM_NAMES.iter().position(|t| *t == name).ok_or_else(|| {
+            format!(
+                "line {}: no term named '{name}' (the terms: {})",
+                n + 1,
+                TERM_NAMES.join(", ")
+            )
+        })?;
+        let v: i32 = v
+            .parse()
+            .ok()
+            .filter(|v: &i32| v.abs() <= 10_000)
+            .ok_or_else(|| format!("line {}: bad value '{v}' for {name}", n + 1))?;
+        if w[k].replace(v).is_some() {
+            return Err(format!("line {}: {name} given twice", n + 1));
+        }
+    }
+    let mut out = [0; TERMS];
+    for (k, v) in w.iter().enumerate() {
+        out[k] = v.ok_or_else(|| format!("no weight for {}", TERM_NAMES[k]))?;
+    }
+    Ok(out)
+}
+
+/// The text form that [`parse_weights`] reads.
+pub fn format_weights(w: &[i32; TERMS]) -> String {
+    let mut s = String::new();
+    for (name, v) in TERM_NAMES.iter().zip(w) {
+        s.push_str(&format!("{name} {v}\n"));
+    }
+    s
+}
 
 impl Chinese {
     /// Player `p`'s distance to home: the distance term alone (see the
@@ -95,13 +187,20 @@ impl Chinese {
         m
     }
 
-    /// How far set `c` (of player `p`, whose pegs are `own`) is from home,
-    /// in holes, with every term of the module documentation.
-    fn set_badness(&self, pos: &Position, c: usize, own: u128, exposed_mask: u128) -> i32 {
+    /// Adds the term counts of set `c` (of a player whose pegs are `own`;
+    /// `exposed_mask`: the other players' target corners) to `t`.
+    fn set_terms(
+        &self,
+        pos: &Position,
+        c: usize,
+        own: u128,
+        exposed_mask: u128,
+        t: &mut [i32; TERMS],
+    ) {
         let pegs = pos.sets[c];
         let count = pegs.count_ones() as i32;
         if count == 0 {
-            return 0;
+            return;
         }
         let table = &BOARD.tip_distance[opposite(c)];
         let mut sum = 0i32;
@@ -111,41 +210,48 @@ impl Chinese {
             sum += d;
             back = back.max(d);
         }
-        let mut bad = sum - HOME_DISTANCE;
+        t[0] += sum - HOME_DISTANCE;
         // Stragglers: the last peg against the mean (rounded up).
         let mean = (sum + count - 1) / count;
-        bad += STRAGGLER * (back - mean - STRAGGLER_SLACK).max(0);
+        t[1] += (back - mean - STRAGGLER_SLACK).max(0);
         // Pegs left in the start corner once the set has moved on.
         let home = (pegs & BOARD.corner[c]).count_ones() as i32;
-        bad += LEFT_HOME * home * (LEFT_HOME_FROM - mean).clamp(0, LEFT_HOME_MAX);
+        t[2] += home * (LEFT_HOME_FROM - mean).clamp(0, LEFT_HOME_MAX);
         // Blockers in the target corner.
         let target = BOARD.corner[opposite(c)];
         let others = pos.occ & target & !pegs;
         match self.spoiling {
             Spoiling::Swap => {
                 let hard = (others & (own | pos.neutral)).count_ones() as i32;
-                let soft = others.count_ones() as i32 - hard;
-                bad += BLOCK_SWAP * soft + BLOCK_HARD * hard;
-                bad += SWAP_EXPOSED * (pegs & exposed_mask).count_ones() as i32;
+                t[3] += others.count_ones() as i32 - hard;
+                t[4] += hard;
+                t[6] += (pegs & exposed_mask).count_ones() as i32;
             }
-            Spoiling::None => bad += BLOCK_HARD * others.count_ones() as i32,
-            Spoiling::Fill => bad -= FILL_BONUS * others.count_ones() as i32,
+            Spoiling::None => t[4] += others.count_ones() as i32,
+            Spoiling::Fill => t[5] += others.count_ones() as i32,
         }
-        bad
     }
 
-    /// Player `p`'s badness: the sum over their sets.
-    pub fn badness(&self, pos: &Position, p: usize) -> i32 {
+    /// Player `p`'s term counts, summed over their sets (the weights of
+    /// [`HAND`] or the learned ones turn them into the badness).
+    pub fn player_terms(&self, pos: &Position, p: usize) -> [i32; TERMS] {
         let own = self.pegs_of(pos, p);
         let exposed = self.others_targets(p);
-        let mut total = 0;
+        let mut t = [0; TERMS];
         let mut s = self.player_sets[p];
         while s != 0 {
             let c = s.trailing_zeros() as usize;
             s &= s - 1;
-            total += self.set_badness(pos, c, own, exposed);
+            self.set_terms(pos, c, own, exposed, &mut t);
         }
-        total
+        t
+    }
+
+    /// Player `p`'s badness in centi-men: the game's weights times the
+    /// player's term counts.
+    pub fn badness(&self, pos: &Position, p: usize) -> i32 {
+        let t = self.player_terms(pos, p);
+        t.iter().zip(self.weights.iter()).map(|(a, b)| a * b).sum()
     }
 
     /// The evaluation from player `p`'s view.
@@ -157,7 +263,7 @@ impl Chinese {
             .map(|o| self.badness(pos, o))
             .min()
             .unwrap_or(own);
-        STEP * (best_other - own)
+        best_other - own
     }
 }
 
@@ -165,6 +271,45 @@ impl Chinese {
 mod tests {
     use super::*;
     use crate::game::Game;
+
+    /// The shipped weights file reads, and the text form round-trips; a
+    /// bad file says what is wrong.
+    #[test]
+    fn the_weights_file_reads_and_bad_ones_are_refused() {
+        let w = parse_weights(LEARNED_TEXT).expect("weights/chinese.txt");
+        assert_eq!(&w, learned());
+        assert_eq!(parse_weights(&format_weights(&HAND)), Ok(HAND));
+        let text = format_weights(&HAND);
+        let missing = text.replace("fill -30\n", "");
+        assert!(parse_weights(&missing).unwrap_err().contains("fill"));
+        let twice = format!("{text}straggler 3\n");
+        assert!(parse_weights(&twice).unwrap_err().contains("twice"));
+        assert!(
+            parse_weights("distance ten")
+                .unwrap_err()
+                .contains("bad value")
+        );
+        assert!(parse_weights("speed 3").unwrap_err().contains("no term"));
+        assert!(
+            parse_weights("distance 1 2")
+                .unwrap_err()
+                .contains("expected")
+        );
+    }
+
+    /// The hand weights are the constants times STEP: the evaluation with
+    /// them is the one every bench signature was measured with.
+    #[test]
+    fn hand_weights_are_the_constants_in_centi_men() {
+        let g = game(2, "swap");
+        let pos = g.start();
+        let t = g.player_terms(&pos, 0);
+        assert_eq!(t[0], g.distance_to_home(&pos, 0));
+        assert_eq!(
+            g.badness(&pos, 0),
+            t.iter().zip(HAND).map(|(a, b)| a * b).sum::<i32>()
+        );
+    }
 
     #[test]
     fn start_is_balanced_and_home_is_zero() {
@@ -201,10 +346,13 @@ mod tests {
         assert!(g.evaluate_player(&after, 1) < 0);
     }
 
+    /// The game with the hand weights (the tests below check the terms'
+    /// directions in their units).
     fn game(players: u8, spoiling: &str) -> Chinese {
         let o = crate::chinese::ChineseOptions {
             players,
             spoiling: spoiling.parse().expect("a spoiling value"),
+            weights: Some(HAND),
             ..Default::default()
         };
         Chinese::new(o).expect("a game")
@@ -228,7 +376,7 @@ mod tests {
         let far = nine_home(&g, 30);
         let extra = g.distance_to_home(&far, 0) - g.distance_to_home(&near, 0);
         assert!(extra > 0);
-        assert!(g.badness(&far, 0) - g.badness(&near, 0) > extra);
+        assert!(g.badness(&far, 0) - g.badness(&near, 0) > STEP * extra);
     }
 
     #[test]
@@ -237,7 +385,7 @@ mod tests {
         let extra = |s: &str| {
             let g = game(2, s);
             let pos = g.start();
-            g.badness(&pos, 0) - g.distance_to_home(&pos, 0)
+            g.badness(&pos, 0) - STEP * g.distance_to_home(&pos, 0)
         };
         let (swap, none, fill) = (extra("swap"), extra("none"), extra("fill"));
         assert!(none > swap, "none {none} swap {swap}");

@@ -54,6 +54,10 @@ pub struct ChineseOptions {
     pub spoiling: Spoiling,
     /// End the game after this many moves per player (0 = unlimited).
     pub max_moves: u32,
+    /// The evaluation's weights: `None` for the learned ones (the
+    /// default), else the hand ones ([`eval::HAND`], `eval=hand`) or those
+    /// of an `eval-file`.
+    pub weights: Option<[i32; eval::TERMS]>,
 }
 
 impl Default for ChineseOptions {
@@ -65,6 +69,7 @@ impl Default for ChineseOptions {
             unused_corners: UnusedCorners::Empty,
             spoiling: Spoiling::Swap,
             max_moves: 0,
+            weights: None,
         }
     }
 }

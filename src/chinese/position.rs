@@ -30,6 +30,9 @@ pub struct Chinese {
     pub(crate) end_mask: [u128; 6],
     /// The corners no set starts in and no set aims at.
     pub(crate) unused_mask: u128,
+    /// The evaluation's weights ([`super::eval::HAND`] or the learned
+    /// ones), centi-men per unit of each term.
+    pub(crate) weights: [i32; super::eval::TERMS],
 }
 
 /// A position: the pegs of each set (by start corner), the neutral pegs, the
@@ -169,6 +172,7 @@ impl Chinese {
             player_sets,
             end_mask,
             unused_mask,
+            weights: opts.weights.unwrap_or(*super::eval::learned()),
         })
     }
 

@@ -1,10 +1,13 @@
 //! `salto datagen`: self-play training data (docs/evaluation.md, "Learning").
 
 use super::GameArgs;
+use crate::chinese::Chinese;
 use crate::draughts::Draughts;
 use crate::draughts::rules::Rules;
+use crate::game::Game;
 use crate::learn::datagen::{Config, encode_games};
-use crate::learn::{RulesVisitor, dispatch_rules};
+use crate::learn::{RulesVisitor, chinese, dispatch_rules};
+use crate::variant::Variant;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -66,9 +69,11 @@ struct Run {
     out: PathBuf,
 }
 
-impl RulesVisitor for Run {
-    type Output = Result<(), String>;
-    fn visit<R: Rules>(self, game: Draughts<R>) -> Self::Output {
+impl Run {
+    /// Plays the shard's games on `threads` threads, in batches, and writes
+    /// their records in game order (`encode`: the records of one game and
+    /// their count), with a progress bar.
+    fn write(&self, encode: &(dyn Fn(u64) -> (Vec<u8>, u64) + Sync)) -> Result<(), String> {
         let range = self.cfg.range();
         let file = std::fs::File::create(&self.out)
             .map_err(|e| format!("cannot create {}: {e}", self.out.display()))?;
@@ -96,7 +101,7 @@ impl RulesVisitor for Run {
                 (start..end)
                     .into_par_iter()
                     .map(|i| {
-                        let r = encode_games(game, &self.cfg, i..i + 1);
+                        let r = encode(i);
                         bar.inc(1);
                         r
                     })
@@ -124,6 +129,13 @@ impl RulesVisitor for Run {
             self.out.display()
         );
         Ok(())
+    }
+}
+
+impl RulesVisitor for Run {
+    type Output = Result<(), String>;
+    fn visit<R: Rules>(self, game: Draughts<R>) -> Self::Output {
+        self.write(&|i| encode_games(game, &self.cfg, i..i + 1))
     }
 }
 
@@ -163,6 +175,21 @@ pub fn run(args: DatagenArgs) -> ExitCode {
         threads: args.threads,
         out: args.out,
     };
+    if opts.variant == Variant::Chinese {
+        let game = match Chinese::new(opts.chinese()) {
+            Ok(g) if g.num_players() == 2 => g,
+            Ok(_) => {
+                return super::fail(
+                    "chinese checkers data is for 2 players (the learned weights serve every player count)",
+                );
+            }
+            Err(e) => return super::fail(e),
+        };
+        return match run.write(&|i| chinese::encode_games(game, &run.cfg, i..i + 1)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => super::fail(e),
+        };
+    }
     match dispatch_rules(&opts, run) {
         Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(e)) => super::fail(e),

@@ -2,12 +2,15 @@
 //! files (docs/evaluation.md, "Learning").
 
 use super::GameArgs;
+use crate::chinese::eval::{HAND, TERM_NAMES, format_weights};
 use crate::draughts::Draughts;
 use crate::draughts::eval;
 use crate::draughts::rules::Rules;
 use crate::draughts::weights::Weights;
+use crate::learn::chinese;
 use crate::learn::data::read_files;
 use crate::learn::train::{self, Examples, from_weights, start_weights, to_weights};
+use crate::variant::Variant;
 
 use crate::learn::{RulesVisitor, dispatch_rules};
 use clap::Args;
@@ -165,6 +168,63 @@ impl RulesVisitor for Run {
     }
 }
 
+/// Chinese checkers: fits the weights of the evaluation's terms to
+/// 2-player data (the result alone; `--epochs`, `--lambda` and the other
+/// options of the pattern trainer do not apply) and writes them in the
+/// text form of `weights/chinese.txt`.
+fn train_chinese(a: &TrainArgs) -> Result<(), String> {
+    let t0 = std::time::Instant::now();
+    let samples = chinese::read_files(&a.data)?;
+    if samples.len() < 10 {
+        return Err(format!("only {} positions in the data", samples.len()));
+    }
+    let mut frozen = Vec::new();
+    for name in &a.freeze {
+        match TERM_NAMES.iter().position(|n| n == name) {
+            Some(k) => frozen.push(k),
+            None => {
+                return Err(format!(
+                    "--freeze: no term named '{name}' (the chinese terms: {})",
+                    TERM_NAMES.join(", ")
+                ));
+            }
+        }
+    }
+    let f = chinese::fit(&samples, a.validation, &frozen)?;
+    errln!(
+        "train: {} training and {} validation positions (the last ones), K = {:.1}, validation loss {:.6} (hand weights {:.6}), {:.1} s",
+        f.train_size,
+        f.validation_size,
+        f.k,
+        f.validation_loss,
+        f.hand_validation_loss,
+        t0.elapsed().as_secs_f64()
+    );
+    for (k, name) in TERM_NAMES.iter().enumerate() {
+        errln!(
+            "  {:13} {:5}  (hand {:4}){}",
+            name,
+            f.weights[k],
+            HAND[k],
+            if f.active[k] {
+                ""
+            } else if frozen.contains(&k) {
+                "  frozen"
+            } else {
+                "  not in the data"
+            }
+        );
+    }
+    let text = format!(
+        "# Chinese checkers evaluation weights, centi-men per unit of each term\n# (src/chinese/eval.rs), from salto train on {} positions.\n{}",
+        samples.len(),
+        format_weights(&f.weights)
+    );
+    std::fs::write(&a.out, text).map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
+    errln!("train: wrote {}", a.out.display());
+    Ok(())
+}
+
 pub fn run(args: TrainArgs) -> ExitCode {
     let opts = match args.game.options() {
         Ok(o) => o,
@@ -180,6 +240,12 @@ pub fn run(args: TrainArgs) -> ExitCode {
     }
     if !(0.0..=1.0).contains(&args.lambda) || !(0.0..1.0).contains(&args.validation) {
         return super::fail("--lambda must be in 0..=1 and --validation in 0..1");
+    }
+    if opts.variant == Variant::Chinese {
+        return match train_chinese(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => super::fail(e),
+        };
     }
     match dispatch_rules(&opts, Run(args)) {
         Ok(Ok(())) => ExitCode::SUCCESS,

@@ -192,6 +192,9 @@ pub enum EvalChoice {
     Hand,
     /// Weights loaded from a file (kept for the life of the program).
     File(&'static Weights),
+    /// Chinese checkers: term weights loaded from a file
+    /// (`weights/chinese.txt`'s form).
+    Terms(&'static [i32; crate::chinese::eval::TERMS]),
 }
 
 impl EvalChoice {
@@ -208,7 +211,7 @@ impl EvalChoice {
     pub fn weights<R: Rules>(self) -> Option<&'static Weights> {
         match self {
             EvalChoice::Hand => None,
-            EvalChoice::Default => embedded::<R>(),
+            EvalChoice::Default | EvalChoice::Terms(_) => embedded::<R>(),
             EvalChoice::File(w) => match w.check::<R>() {
                 Ok(()) => Some(w),
                 Err(e) => {

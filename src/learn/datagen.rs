@@ -66,9 +66,31 @@ fn opening<G: Game>(game: &G, plies: u32, rng: &mut u64) -> G::Position {
     game.start()
 }
 
-/// Plays game `index` of the run and returns its quiet positions with the
-/// search score and the result.
-pub fn play_game<R: Rules>(game: Draughts<R>, cfg: &Config, index: u64) -> Vec<Sample<Bb<R>>> {
+/// One self-play game: every searched position with the player to move
+/// and the search score (from that player's view), and the winner (`None`
+/// for a draw).
+pub struct Played<P> {
+    pub positions: Vec<(P, usize, i16)>,
+    pub winner: Option<usize>,
+}
+
+/// The winner of a two-player game stopped without one (its move limit or
+/// the run's `max_plies`), for a game that ranks unfinished games
+/// ([`Game::distance_to_win`], chinese checkers): the nearer player, `None`
+/// for a tie and for the draughts games (a draw).
+fn ranked<G: Game>(game: &G, pos: &G::Position) -> Option<usize> {
+    match (game.distance_to_win(pos, 0), game.distance_to_win(pos, 1)) {
+        (Some(a), Some(b)) if a < b => Some(0),
+        (Some(a), Some(b)) if b < a => Some(1),
+        _ => None,
+    }
+}
+
+/// Plays game `index` of the run: Salto against itself from a random
+/// opening, one thread and a fresh table, so that the game depends only on
+/// the seed and `index`. A position repeated for the third time ends a
+/// game that counts repetitions as draws.
+pub fn self_play<G: Game>(game: G, cfg: &Config, index: u64) -> Played<G::Position> {
     let mut rng = rng_for(cfg.seed, index);
     let mut pos = opening(&game, cfg.random_plies, &mut rng);
     let mut searcher = Searcher::new(game, cfg.hash_mib, 1);
@@ -79,55 +101,63 @@ pub fn play_game<R: Rules>(game: Draughts<R>, cfg: &Config, index: u64) -> Vec<S
         ..Limits::default()
     };
     let mut history: Vec<u64> = Vec::new();
-    let mut samples: Vec<(Sample<Bb<R>>, u8)> = Vec::new();
-    // The winner (0 or 1), or None for a draw.
-    let winner: Option<u8> = loop {
+    let mut positions = Vec::new();
+    let winner = loop {
         if history.len() as u32 >= cfg.max_plies {
-            break None;
+            break ranked(&game, &pos);
         }
         match game.outcome(&pos) {
-            Some(Outcome::Draw) => break None,
-            Some(Outcome::Win(p)) => break Some(p as u8),
+            Some(Outcome::Draw) => break ranked(&game, &pos),
+            Some(Outcome::Win(p)) => break Some(p),
             None => {}
         }
         let h = game.hash(&pos);
-        let window = game.reversible_plies(&pos) as usize;
-        let seen = history
-            .iter()
-            .rev()
-            .take(window)
-            .filter(|&&x| x == h)
-            .count();
-        if seen >= 2 {
-            break None;
+        if game.repetition_is_draw() {
+            let window = game.reversible_plies(&pos) as usize;
+            let seen = history
+                .iter()
+                .rev()
+                .take(window)
+                .filter(|&&x| x == h)
+                .count();
+            if seen >= 2 {
+                break None;
+            }
         }
         let r = searcher.search(&pos, &history, &limits, &control, &mut |_| {});
+        let to_move = game.to_move(&pos);
         let Some(best) = r.best else {
-            break Some(pos.side ^ 1);
+            break Some(1 - to_move);
         };
-        if !game.is_unstable(&pos) {
-            let score = r.score.clamp(-32_000, 32_000) as i16;
-            samples.push((
-                Sample {
-                    pos,
-                    score,
-                    result: 1,
-                },
-                pos.side,
-            ));
-        }
+        let score = r.score.clamp(-32_000, 32_000) as i16;
+        positions.push((pos.clone(), to_move, score));
         history.push(h);
         pos = game.play(&pos, best);
     };
-    samples
+    Played { positions, winner }
+}
+
+/// The result for `player` of a game won by `winner`: 0 loss, 1 draw, 2 win.
+pub fn result_for(winner: Option<usize>, player: usize) -> u8 {
+    match winner {
+        None => 1,
+        Some(w) if w == player => 2,
+        Some(_) => 0,
+    }
+}
+
+/// Plays game `index` of the run and returns its quiet positions with the
+/// search score and the result.
+pub fn play_game<R: Rules>(game: Draughts<R>, cfg: &Config, index: u64) -> Vec<Sample<Bb<R>>> {
+    let played = self_play(game, cfg, index);
+    played
+        .positions
         .into_iter()
-        .map(|(mut s, side)| {
-            s.result = match winner {
-                None => 1,
-                Some(w) if w == side => 2,
-                Some(_) => 0,
-            };
-            s
+        .filter(|(pos, _, _)| !game.is_unstable(pos))
+        .map(|(pos, side, score)| Sample {
+            pos,
+            score,
+            result: result_for(played.winner, side),
         })
         .collect()
 }

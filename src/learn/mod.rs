@@ -2,6 +2,7 @@
 //! ([`data`]), the self-play generator ([`datagen`]) and the trainer
 //! ([`train`]). docs/evaluation.md describes the rounds run with them.
 
+pub mod chinese;
 pub mod data;
 pub mod datagen;
 pub mod train;
@@ -59,6 +60,13 @@ pub fn parse_eval(variant: Variant, name: &str, value: &str) -> Result<EvalChoic
     }
     if value.is_empty() {
         return Ok(EvalChoice::Default);
+    }
+    if variant == Variant::Chinese {
+        let text = std::fs::read_to_string(value)
+            .map_err(|e| ParseError(format!("cannot read eval-file {value}: {e}")))?;
+        let w = crate::chinese::eval::parse_weights(&text)
+            .map_err(|e| ParseError(format!("eval-file {value}: {e}")))?;
+        return Ok(EvalChoice::Terms(Box::leak(Box::new(w))));
     }
     let w = Weights::load(std::path::Path::new(value))?;
     struct Check<'a>(&'a Weights);
