@@ -42,10 +42,24 @@ fn won_in_play<R: Rules>(variant: &str, pieces: u32, m: &str) {
         .longest_win::<R>(m.parse().expect("material"))
         .expect("a won position");
     let fen = Draughts::<R>::default().format_fen(&pos);
+    // salto analyse reports the database hit with its distance.
+    let salto = env!("CARGO_BIN_EXE_salto");
+    let out = Command::new(salto)
+        .args(["analyse", "--variant", variant, "--fen", &fen, "--depth", "2"])
+        .arg("--egdb-path")
+        .arg(&dir.0)
+        .args(["--egdb-pieces", &pieces.to_string()])
+        .output()
+        .expect("run salto analyse");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains(&format!("egdb value=win distance={dtc}\n")),
+        "{variant} {fen}: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let openings = dir.0.join("won.txt");
     std::fs::write(&openings, format!("{fen}\n")).expect("write openings");
     let pdn = dir.0.join("games.pdn");
-    let salto = env!("CARGO_BIN_EXE_salto");
     let engine = |name: &str| {
         format!(
             "cmd={salto} args=hub name={name} param.hash=4 param.egdb-path={} param.egdb-pieces={pieces}",

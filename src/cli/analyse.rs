@@ -188,12 +188,14 @@ impl GameVisitor for Analyse {
                 );
             }
         };
-        if let Some(wdl) = game.egdb_probe(&pos) {
+        if let Some((wdl, dtc)) = game.egdb_probe(&pos) {
             if json {
                 outln!(
                     "{}",
-                    serde_json::json!({"type": "egdb", "value": wdl.name()})
+                    serde_json::json!({"type": "egdb", "value": wdl.name(), "distance": dtc})
                 );
+            } else if let Some(d) = dtc.filter(|_| wdl != crate::egdb::Wdl::Draw) {
+                outln!("egdb value={wdl} distance={d}");
             } else {
                 outln!("egdb value={wdl}");
             }

@@ -230,7 +230,7 @@ impl<R: Rules> Game for Draughts<R> {
     }
 
     #[inline]
-    fn egdb_probe(&self, pos: &Self::Position) -> Option<crate::egdb::Wdl> {
+    fn egdb_probe(&self, pos: &Self::Position) -> Option<(crate::egdb::Wdl, Option<u8>)> {
         crate::egdb::probe_quiet::<R>(pos)
     }
 

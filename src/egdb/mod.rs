@@ -514,10 +514,11 @@ pub fn dispatch_rules<V: RulesVisitor>(
     })
 }
 
-/// [`probe`] for the search: also `None` when the player to move must
-/// capture (the search resolves captures itself).
-#[inline]
-pub fn probe_quiet<R: Rules>(pos: &Position<Bb<R>>) -> Option<Wdl> {
+/// [`probe`] where no capture is pending (`None` when the player to move
+/// must capture: the search resolves captures itself), with the distance
+/// to conversion in plies when the slice has one stored (not 255, "255 or
+/// more").
+pub fn probe_quiet<R: Rules>(pos: &Position<Bb<R>>) -> Option<(Wdl, Option<u8>)> {
     let limit = LIMIT.load(Ordering::Relaxed);
     if limit == 0
         || pos.occupied().count() > limit
@@ -525,7 +526,12 @@ pub fn probe_quiet<R: Rules>(pos: &Position<Bb<R>>) -> Option<Wdl> {
     {
         return None;
     }
-    global::<R>()?.probe::<R>(pos)
+    let db = global::<R>()?;
+    if pos.pieces[0].is_empty() || pos.pieces[1].is_empty() {
+        return db.probe::<R>(pos).map(|w| (w, None));
+    }
+    let (wdl, dtc) = db.probe_dtc::<R>(pos)?;
+    Some((wdl, dtc.filter(|&d| d != file::DTC_UNKNOWN)))
 }
 
 /// The search score of `pos` at `ply` (see [`score`]) when the

@@ -274,10 +274,11 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
         self.evaluate_for(pos, player)
     }
 
-    /// The endgame database's value of `pos` for the player to move, when a
+    /// The endgame database's value of `pos` for the player to move, and
+    /// its distance to conversion in plies when one is stored, when a
     /// database is configured (`egdb-path`, `egdb-pieces`), holds the
     /// position, and no capture is pending. The default: none.
-    fn egdb_probe(&self, _pos: &Self::Position) -> Option<crate::egdb::Wdl> {
+    fn egdb_probe(&self, _pos: &Self::Position) -> Option<(crate::egdb::Wdl, Option<u8>)> {
         None
     }
 
