@@ -45,7 +45,15 @@ fn won_in_play<R: Rules>(variant: &str, pieces: u32, m: &str) {
     // salto analyse reports the database hit with its distance.
     let salto = env!("CARGO_BIN_EXE_salto");
     let out = Command::new(salto)
-        .args(["analyse", "--variant", variant, "--fen", &fen, "--depth", "2"])
+        .args([
+            "analyse",
+            "--variant",
+            variant,
+            "--fen",
+            &fen,
+            "--depth",
+            "2",
+        ])
         .arg("--egdb-path")
         .arg(&dir.0)
         .args(["--egdb-pieces", &pieces.to_string()])
