@@ -377,7 +377,7 @@ impl Options {
             max_moves: self.max_moves,
             weights: match self.eval {
                 crate::draughts::weights::EvalChoice::Hand => Some(crate::chinese::eval::HAND),
-                crate::draughts::weights::EvalChoice::Terms(w) => Some(*w),
+                crate::draughts::weights::EvalChoice::Terms(w) => Some(w),
                 _ => None,
             },
         }

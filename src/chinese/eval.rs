@@ -22,7 +22,8 @@
 //!
 //! A player's *badness* is the sum over their sets, each term weighted
 //! ([`HAND`]: the constants below in holes, times [`STEP`]; the default is
-//! the weights learned from 2-player self-play, `weights/chinese.txt`). The
+//! `weights/chinese.txt`, which holds the hand weights: those learned from
+//! 2-player self-play measured worse, docs/evaluation.md). The
 //! score of player `p` is `least badness of the others - p's badness`
 //! (centi-men): with two players
 //! the plain difference; with more, `p` measured against the opponent
@@ -87,14 +88,14 @@ pub const HAND: [i32; TERMS] = [
     STEP * SWAP_EXPOSED,
 ];
 
-/// The learned weights as shipped (`weights/chinese.txt`, embedded).
-const LEARNED_TEXT: &str = include_str!("../../weights/chinese.txt");
+/// The shipped weights (`weights/chinese.txt`, embedded).
+const SHIPPED_TEXT: &str = include_str!("../../weights/chinese.txt");
 
 /// The default weights: those of `weights/chinese.txt` (a unit test reads
 /// the file, so a bad one cannot ship; [`HAND`] if it could not be read).
-pub fn learned() -> &'static [i32; TERMS] {
+pub fn shipped() -> &'static [i32; TERMS] {
     static W: once_cell::sync::Lazy<[i32; TERMS]> = once_cell::sync::Lazy::new(|| {
-        parse_weights(LEARNED_TEXT).unwrap_or_else(|e| {
+        parse_weights(SHIPPED_TEXT).unwrap_or_else(|e| {
             log::error!("weights/chinese.txt: {e}; using the hand weights");
             HAND
         })
@@ -276,8 +277,8 @@ mod tests {
     /// bad file says what is wrong.
     #[test]
     fn the_weights_file_reads_and_bad_ones_are_refused() {
-        let w = parse_weights(LEARNED_TEXT).expect("weights/chinese.txt");
-        assert_eq!(&w, learned());
+        let w = parse_weights(SHIPPED_TEXT).expect("weights/chinese.txt");
+        assert_eq!(&w, shipped());
         assert_eq!(parse_weights(&format_weights(&HAND)), Ok(HAND));
         let text = format_weights(&HAND);
         let missing = text.replace("fill -30\n", "");

@@ -54,9 +54,9 @@ pub struct ChineseOptions {
     pub spoiling: Spoiling,
     /// End the game after this many moves per player (0 = unlimited).
     pub max_moves: u32,
-    /// The evaluation's weights: `None` for the learned ones (the
-    /// default), else the hand ones ([`eval::HAND`], `eval=hand`) or those
-    /// of an `eval-file`.
+    /// The evaluation's weights: `None` for the shipped ones
+    /// (`weights/chinese.txt`, the default), else the hand ones
+    /// ([`eval::HAND`], `eval=hand`) or those of an `eval-file`.
     pub weights: Option<[i32; eval::TERMS]>,
 }
 

@@ -30,8 +30,8 @@ pub struct Chinese {
     pub(crate) end_mask: [u128; 6],
     /// The corners no set starts in and no set aims at.
     pub(crate) unused_mask: u128,
-    /// The evaluation's weights ([`super::eval::HAND`] or the learned
-    /// ones), centi-men per unit of each term.
+    /// The evaluation's weights (the shipped ones, [`super::eval::HAND`]
+    /// or an `eval-file`'s), centi-men per unit of each term.
     pub(crate) weights: [i32; super::eval::TERMS],
 }
 
@@ -172,7 +172,7 @@ impl Chinese {
             player_sets,
             end_mask,
             unused_mask,
-            weights: opts.weights.unwrap_or(*super::eval::learned()),
+            weights: opts.weights.unwrap_or(*super::eval::shipped()),
         })
     }
 

@@ -12,7 +12,7 @@ use crate::learn::data::read_files;
 use crate::learn::train::{self, Examples, from_weights, start_weights, to_weights};
 use crate::variant::Variant;
 
-use crate::learn::{RulesVisitor, dispatch_rules};
+use crate::learn::{RulesVisitor, dispatch_rules, name_indices};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -80,18 +80,7 @@ impl RulesVisitor for Run {
     type Output = Result<(), String>;
     fn visit<R: Rules>(self, _game: Draughts<R>) -> Self::Output {
         let a = self.0;
-        let mut frozen = Vec::new();
-        for name in &a.freeze {
-            match eval::FEATURE_NAMES.iter().position(|n| n == name) {
-                Some(k) => frozen.push(k),
-                None => {
-                    return Err(format!(
-                        "--freeze: no feature named '{name}' (the features: {})",
-                        eval::FEATURE_NAMES.join(", ")
-                    ));
-                }
-            }
-        }
+        let frozen = name_indices(&a.freeze, &eval::FEATURE_NAMES, "feature")?;
         let t0 = std::time::Instant::now();
         let samples = read_files::<R>(&a.data)?;
         if samples.len() < 10 {
@@ -178,18 +167,7 @@ fn train_chinese(a: &TrainArgs) -> Result<(), String> {
     if samples.len() < 10 {
         return Err(format!("only {} positions in the data", samples.len()));
     }
-    let mut frozen = Vec::new();
-    for name in &a.freeze {
-        match TERM_NAMES.iter().position(|n| n == name) {
-            Some(k) => frozen.push(k),
-            None => {
-                return Err(format!(
-                    "--freeze: no term named '{name}' (the chinese terms: {})",
-                    TERM_NAMES.join(", ")
-                ));
-            }
-        }
-    }
+    let frozen = name_indices(&a.freeze, &TERM_NAMES, "term")?;
     let f = chinese::fit(&samples, a.validation, &frozen)?;
     errln!(
         "train: {} training and {} validation positions (the last ones), K = {:.1}, validation loss {:.6} (hand weights {:.6}), {:.1} s",

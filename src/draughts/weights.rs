@@ -180,8 +180,8 @@ impl Weights {
     }
 }
 
-/// Which evaluation a draughts game uses (`set-param name=eval` and
-/// `eval-file`, or `--eval` and `--eval-file`).
+/// Which evaluation a game uses (`set-param name=eval` and `eval-file`,
+/// or `--eval` and `--eval-file`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EvalChoice {
     /// The shipped trained weights where there are some, else the hand
@@ -194,7 +194,7 @@ pub enum EvalChoice {
     File(&'static Weights),
     /// Chinese checkers: term weights loaded from a file
     /// (`weights/chinese.txt`'s form).
-    Terms(&'static [i32; crate::chinese::eval::TERMS]),
+    Terms([i32; crate::chinese::eval::TERMS]),
 }
 
 impl EvalChoice {

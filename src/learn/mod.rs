@@ -44,6 +44,22 @@ pub fn dispatch_rules<V: RulesVisitor>(opts: &Options, v: V) -> Result<V::Output
     })
 }
 
+/// The indices in `known` of `names` (for `--freeze`); an error names the
+/// first unknown one and lists `known`, called `what`.
+pub fn name_indices(names: &[String], known: &[&str], what: &str) -> Result<Vec<usize>, String> {
+    names
+        .iter()
+        .map(|name| {
+            known.iter().position(|n| n == name).ok_or_else(|| {
+                format!(
+                    "--freeze: no {what} named '{name}' (the {what}s: {})",
+                    known.join(", ")
+                )
+            })
+        })
+        .collect()
+}
+
 /// The evaluation `set-param name=eval value=default|hand` or
 /// `name=eval-file value=PATH` (empty: back to the default) selects for
 /// `variant`. A file that cannot be read, is corrupt or does not fit the
@@ -66,7 +82,7 @@ pub fn parse_eval(variant: Variant, name: &str, value: &str) -> Result<EvalChoic
             .map_err(|e| ParseError(format!("cannot read eval-file {value}: {e}")))?;
         let w = crate::chinese::eval::parse_weights(&text)
             .map_err(|e| ParseError(format!("eval-file {value}: {e}")))?;
-        return Ok(EvalChoice::Terms(Box::leak(Box::new(w))));
+        return Ok(EvalChoice::Terms(w));
     }
     let w = Weights::load(std::path::Path::new(value))?;
     struct Check<'a>(&'a Weights);
