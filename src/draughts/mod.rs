@@ -194,6 +194,11 @@ impl<R: Rules> Game for Draughts<R> {
         movegen::opponent_has_capture::<R>(pos)
     }
 
+    #[inline]
+    fn promotions(&self, pos: &Self::Position, out: &mut MoveList<Self::Move>) {
+        movegen::generate_promotions::<R>(pos, out)
+    }
+
     fn reductions(&self) -> Reductions {
         Reductions::Steps
     }

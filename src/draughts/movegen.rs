@@ -53,6 +53,48 @@ pub fn opponent_has_capture<R: Rules>(pos: &Position<Bb<R>>) -> bool {
     side_can_capture::<R>(pos, pos.side ^ 1)
 }
 
+/// The quiet moves of `pos` that crown a man (a man's step onto its
+/// crowning row), into `out` (cleared first). Only meaningful when no
+/// capture is pending (a capture would be forced instead).
+pub fn generate_promotions<R: Rules>(pos: &Position<Bb<R>>, out: &mut MoveList<Move<Bb<R>>>) {
+    out.clear();
+    if pos.side == 0 {
+        promotions_side::<R, 0>(pos, out)
+    } else {
+        promotions_side::<R, 1>(pos, out)
+    }
+}
+
+fn promotions_side<R: Rules, const S: usize>(
+    pos: &Position<Bb<R>>,
+    out: &mut MoveList<Move<Bb<R>>>,
+) {
+    let own = pos.pieces[S];
+    let empty = G::<R>::BOARD & !(own | pos.pieces[1 - S]);
+    man_steps::<R, S>(own & !pos.kings, empty & G::<R>::PROMOTION[S], out);
+}
+
+/// The steps of `men` (of player `S`) onto the squares of `targets`.
+#[inline(always)]
+fn man_steps<R: Rules, const S: usize>(
+    men: Bb<R>,
+    targets: Bb<R>,
+    out: &mut MoveList<Move<Bb<R>>>,
+) {
+    for &d in R::MAN_STEP_DIRS[S] {
+        let shift = G::<R>::DIRS[d].shift;
+        let dest = G::<R>::step(men, d) & targets;
+        for to in dest.iter() {
+            out.push(Move {
+                captured: Bb::<R>::ZERO,
+                from: (to as i32 - shift) as u8,
+                to: to as u8,
+                promote: (Bb::<R>::bit(to) & G::<R>::PROMOTION[S]).any(),
+            });
+        }
+    }
+}
+
 /// True when `side` (0 White, 1 Black) could capture, whoever is to move.
 #[inline(always)]
 fn side_can_capture<R: Rules>(pos: &Position<Bb<R>>, side: u8) -> bool {
@@ -487,18 +529,7 @@ fn generate_quiet<R: Rules, const S: usize>(
     let empty = G::<R>::BOARD & !(own | pos.pieces[1 - S]);
     let men = own & !pos.kings;
     let kings = own & pos.kings;
-    for &d in R::MAN_STEP_DIRS[S] {
-        let shift = G::<R>::DIRS[d].shift;
-        let dest = G::<R>::step(men, d) & empty;
-        for to in dest.iter() {
-            out.push(Move {
-                captured: Bb::<R>::ZERO,
-                from: (to as i32 - shift) as u8,
-                to: to as u8,
-                promote: (Bb::<R>::bit(to) & G::<R>::PROMOTION[S]).any(),
-            });
-        }
-    }
+    man_steps::<R, S>(men, empty, out);
     for k in kings.iter() {
         let from = Bb::<R>::bit(k);
         for d in 0..G::<R>::DIRS.len() {
@@ -616,6 +647,38 @@ mod tests {
             );
             assert_eq!(has_capture::<R>(&pos), full.iter().any(|m| m.is_capture()));
         }
+    }
+
+    /// The promotions the quiescence search plays are exactly the legal
+    /// quiet moves that crown a man, on random positions without a capture.
+    fn promotions_are_the_crowning_quiet_moves<R: Rules>() {
+        let mut rng = SmallRng::seed_from_u64(5);
+        let mut all = MoveList::new();
+        let mut promos = MoveList::new();
+        let mut seen = 0;
+        for i in 0..20_000 {
+            let pos = random_position::<R>(&mut rng, 4 + i % 16);
+            if has_capture::<R>(&pos) {
+                continue;
+            }
+            generate::<R>(&pos, &mut all);
+            generate_promotions::<R>(&pos, &mut promos);
+            let mut want = MoveList::new();
+            for &m in all.iter().filter(|m| m.promote) {
+                want.push(m);
+            }
+            assert_eq!(sorted(&promos), sorted(&want), "{} {pos:?}", R::NAME);
+            seen += promos.len();
+        }
+        assert!(seen > 100, "{}: only {seen} promotions", R::NAME);
+    }
+
+    #[test]
+    fn promotions_in_the_quiescence_search_are_the_crowning_moves() {
+        promotions_are_the_crowning_quiet_moves::<International>();
+        promotions_are_the_crowning_quiet_moves::<Brazilian>();
+        promotions_are_the_crowning_quiet_moves::<English>();
+        promotions_are_the_crowning_quiet_moves::<Spanish>();
     }
 
     #[test]

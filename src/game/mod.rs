@@ -226,6 +226,14 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
         false
     }
 
+    /// The quiet moves the quiescence search also plays out from a quiet
+    /// position, against standing pat on the static evaluation: in
+    /// draughts, a man's step onto its crowning row. `out` is cleared
+    /// first. Default: none.
+    fn promotions(&self, _pos: &Self::Position, out: &mut MoveList<Self::Move>) {
+        out.clear();
+    }
+
     /// A result decided by the position alone: a completed chinese checkers
     /// corner, a draw by a move-count rule. `None` while the game goes on.
     fn outcome(&self, pos: &Self::Position) -> Option<Outcome>;

@@ -730,8 +730,10 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// The quiescence search at a node whose terminal and repetition checks
-    /// are done: a stable position is evaluated; one with a capture pending
-    /// is searched on (never evaluated statically).
+    /// are done. A position with a capture pending is searched on (never
+    /// evaluated statically); a stable one stands pat on its evaluation or
+    /// crowns a man ([`Game::promotions`]: a promotion the evaluation does
+    /// not see; docs/strength.md, "Promotions in the quiescence search").
     fn quiesce_node(
         &mut self,
         pos: &G::Position,
@@ -740,6 +742,8 @@ impl<'a, G: Game> Worker<'a, G> {
         ply: usize,
     ) -> Score {
         let game = self.game;
+        let mut moves: MoveList<G::Move> = MoveList::new();
+        let mut best = -SCORE_INF;
         if !game.is_unstable(pos) || ply >= MAX_PLY - 1 {
             self.leaves.add(ply);
             if ply > 0
@@ -747,14 +751,19 @@ impl<'a, G: Game> Worker<'a, G> {
             {
                 return s;
             }
-            return self.static_eval(pos, game.hash(pos));
+            let stand = self.static_eval(pos, game.hash(pos));
+            if stand >= beta || ply >= MAX_PLY - 1 {
+                return stand;
+            }
+            game.promotions(pos, &mut moves);
+            best = stand;
+            alpha = alpha.max(stand);
+        } else {
+            game.generate(pos, &mut moves);
+            if moves.is_empty() {
+                return -(SCORE_WIN - ply as Score);
+            }
         }
-        let mut moves: MoveList<G::Move> = MoveList::new();
-        game.generate(pos, &mut moves);
-        if moves.is_empty() {
-            return -(SCORE_WIN - ply as Score);
-        }
-        let mut best = -SCORE_INF;
         for &mv in moves.iter() {
             let child = game.play(pos, mv);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
