@@ -191,8 +191,13 @@ pub fn search<G: Game>(
                 .stack_size(SEARCH_STACK);
             let h = b.spawn_scoped(s, move || {
                 let mut w = Worker::new(game, shared, id, root, history, None);
-                driver::iterate(&mut w, limits, control, None, &mut |_| {});
+                let depth = driver::iterate(&mut w, limits, control, None, &mut |_| {});
                 w.publish_nodes();
+                HelperResult {
+                    root_moves: w.root_moves,
+                    depth,
+                    leaves: w.leaves,
+                }
             });
             match h {
                 Ok(h) => helpers.push(h),
@@ -203,10 +208,32 @@ pub fn search<G: Game>(
         let depth = driver::iterate(&mut w, limits, control, Some(&time), on_info);
         shared.abort.store(true, Ordering::SeqCst);
         w.publish_nodes();
-        for h in helpers {
-            let _ = h.join();
+        let done: Vec<HelperResult<G::Move>> =
+            helpers.into_iter().filter_map(|h| h.join().ok()).collect();
+        let main = HelperResult {
+            root_moves: w.root_moves,
+            depth,
+            leaves: w.leaves,
+        };
+        let multipv = limits.multipv.max(1);
+        match best_thread(main, done, multipv) {
+            (best, true) => {
+                // A helper's answer is played: report its line last.
+                if let Some(rm) = best.root_moves.first() {
+                    on_info(&driver::info(
+                        rm,
+                        rm.pv.clone(),
+                        best.depth,
+                        &best.leaves,
+                        shared.total_nodes(),
+                        time.start(),
+                        1,
+                    ));
+                }
+                (best.root_moves, best.depth)
+            }
+            (best, false) => (best.root_moves, best.depth),
         }
-        (w.root_moves, depth)
     });
     Finished {
         root_moves,
@@ -214,6 +241,40 @@ pub fn search<G: Game>(
         nodes: shared.total_nodes(),
         key: 0,
     }
+}
+
+/// What one thread of a search leaves: its root moves (best first), the
+/// depth of its last completed iteration and the leaves of its last one.
+struct HelperResult<M> {
+    root_moves: Vec<RootMove<M>>,
+    depth: u32,
+    leaves: Leaves,
+}
+
+/// Lazy SMP's choice of the answer: the main thread's, unless a helper
+/// completed a deeper iteration (the odd helpers search one ply deeper, and
+/// the main thread stops at its own iteration's end), in which case the
+/// deepest helper's (the first of equals). Only with one line asked for: a
+/// multi-PV report is the main thread's. Returns the answer and whether it
+/// is a helper's.
+fn best_thread<M>(
+    main: HelperResult<M>,
+    helpers: Vec<HelperResult<M>>,
+    multipv: usize,
+) -> (HelperResult<M>, bool) {
+    if multipv > 1 {
+        return (main, false);
+    }
+    let mut best = main;
+    let mut helper = false;
+    for h in helpers {
+        let scored = h.root_moves.first().is_some_and(|rm| rm.score > -SCORE_INF);
+        if scored && h.depth > best.depth {
+            best = h;
+            helper = true;
+        }
+    }
+    (best, helper)
 }
 
 impl<G: Game> RootSearch<G> for Worker<'_, G> {
@@ -866,5 +927,75 @@ mod tests {
     fn the_eval_cache_changes_no_search() {
         search_agrees(InternationalGame::default(), 7);
         search_agrees(EnglishGame::default(), 9);
+    }
+}
+
+#[cfg(test)]
+mod best_thread_tests {
+    use super::*;
+
+    /// A thread's result: one root move per score given, best first, after
+    /// an iteration of `depth`.
+    fn thread(depth: u32, scores: &[Score]) -> HelperResult<u8> {
+        let root_moves = scores
+            .iter()
+            .enumerate()
+            .map(|(i, &score)| RootMove {
+                mv: i as u8,
+                index: i as u16,
+                score,
+                pv: vec![i as u8],
+            })
+            .collect();
+        HelperResult {
+            root_moves,
+            depth,
+            leaves: Leaves::default(),
+        }
+    }
+
+    fn best_move(r: &(HelperResult<u8>, bool)) -> (u32, u8, bool) {
+        (r.0.depth, r.0.root_moves[0].mv, r.1)
+    }
+
+    #[test]
+    fn smp_plays_the_deepest_completed_iteration() {
+        let mut helper = thread(9, &[30, 10]);
+        helper.root_moves.swap(0, 1);
+        helper.root_moves[0].score = 40;
+        let r = best_thread(thread(8, &[20, 10]), vec![helper], 1);
+        assert_eq!(best_move(&r), (9, 1, true));
+    }
+
+    #[test]
+    fn smp_keeps_the_main_answer_at_equal_or_lower_depth() {
+        let r = best_thread(
+            thread(8, &[20]),
+            vec![thread(8, &[50]), thread(7, &[60])],
+            1,
+        );
+        assert_eq!(best_move(&r), (8, 0, false));
+        assert_eq!(r.0.root_moves[0].score, 20);
+    }
+
+    #[test]
+    fn smp_takes_the_deepest_of_several_helpers() {
+        let r = best_thread(
+            thread(8, &[20]),
+            vec![thread(9, &[25]), thread(10, &[30]), thread(10, &[35])],
+            1,
+        );
+        assert_eq!(best_move(&r), (10, 0, true));
+        assert_eq!(r.0.root_moves[0].score, 30, "the first of equal depths");
+    }
+
+    #[test]
+    fn smp_ignores_an_unscored_helper_and_multi_pv() {
+        let r = best_thread(thread(8, &[20]), vec![thread(9, &[-SCORE_INF])], 1);
+        assert!(!r.1);
+        let r = best_thread(thread(8, &[20, 10]), vec![thread(9, &[30, 5])], 2);
+        assert_eq!(best_move(&r), (8, 0, false));
+        let r = best_thread(thread(8, &[20]), vec![thread(9, &[])], 1);
+        assert!(!r.1, "a helper without root moves");
     }
 }
