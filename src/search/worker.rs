@@ -193,7 +193,7 @@ pub fn search<G: Game>(
                 let mut w = Worker::new(game, shared, id, root, history, None);
                 let depth = driver::iterate(&mut w, limits, control, None, &mut |_| {});
                 w.publish_nodes();
-                HelperResult {
+                ThreadResult {
                     root_moves: w.root_moves,
                     depth,
                     leaves: w.leaves,
@@ -208,32 +208,27 @@ pub fn search<G: Game>(
         let depth = driver::iterate(&mut w, limits, control, Some(&time), on_info);
         shared.abort.store(true, Ordering::SeqCst);
         w.publish_nodes();
-        let done: Vec<HelperResult<G::Move>> =
+        let done: Vec<ThreadResult<G::Move>> =
             helpers.into_iter().filter_map(|h| h.join().ok()).collect();
-        let main = HelperResult {
+        let main = ThreadResult {
             root_moves: w.root_moves,
             depth,
             leaves: w.leaves,
         };
-        let multipv = limits.multipv.max(1);
-        match best_thread(main, done, multipv) {
-            (best, true) => {
-                // A helper's answer is played: report its line last.
-                if let Some(rm) = best.root_moves.first() {
-                    on_info(&driver::info(
-                        rm,
-                        rm.pv.clone(),
-                        best.depth,
-                        &best.leaves,
-                        shared.total_nodes(),
-                        time.start(),
-                        1,
-                    ));
-                }
-                (best.root_moves, best.depth)
-            }
-            (best, false) => (best.root_moves, best.depth),
+        let (best, helper) = best_thread(main, done, limits.multipv.max(1));
+        // A helper's answer is played: report its line last.
+        if helper && let Some(rm) = best.root_moves.first() {
+            on_info(&driver::info(
+                rm,
+                rm.pv.clone(),
+                best.depth,
+                &best.leaves,
+                shared.total_nodes(),
+                time.start(),
+                1,
+            ));
         }
+        (best.root_moves, best.depth)
     });
     Finished {
         root_moves,
@@ -245,7 +240,7 @@ pub fn search<G: Game>(
 
 /// What one thread of a search leaves: its root moves (best first), the
 /// depth of its last completed iteration and the leaves of its last one.
-struct HelperResult<M> {
+struct ThreadResult<M> {
     root_moves: Vec<RootMove<M>>,
     depth: u32,
     leaves: Leaves,
@@ -258,10 +253,10 @@ struct HelperResult<M> {
 /// multi-PV report is the main thread's. Returns the answer and whether it
 /// is a helper's.
 fn best_thread<M>(
-    main: HelperResult<M>,
-    helpers: Vec<HelperResult<M>>,
+    main: ThreadResult<M>,
+    helpers: Vec<ThreadResult<M>>,
     multipv: usize,
-) -> (HelperResult<M>, bool) {
+) -> (ThreadResult<M>, bool) {
     if multipv > 1 {
         return (main, false);
     }
@@ -936,7 +931,7 @@ mod best_thread_tests {
 
     /// A thread's result: one root move per score given, best first, after
     /// an iteration of `depth`.
-    fn thread(depth: u32, scores: &[Score]) -> HelperResult<u8> {
+    fn thread(depth: u32, scores: &[Score]) -> ThreadResult<u8> {
         let root_moves = scores
             .iter()
             .enumerate()
@@ -947,14 +942,14 @@ mod best_thread_tests {
                 pv: vec![i as u8],
             })
             .collect();
-        HelperResult {
+        ThreadResult {
             root_moves,
             depth,
             leaves: Leaves::default(),
         }
     }
 
-    fn best_move(r: &(HelperResult<u8>, bool)) -> (u32, u8, bool) {
+    fn best_move(r: &(ThreadResult<u8>, bool)) -> (u32, u8, bool) {
         (r.0.depth, r.0.root_moves[0].mv, r.1)
     }
 
