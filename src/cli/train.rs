@@ -69,6 +69,11 @@ pub struct TrainArgs {
     /// Keep the trained scale instead of rescaling so that a man is 100.
     #[arg(long)]
     pub no_normalise: bool,
+    /// Leave out the positions where both players have a king (with flying
+    /// kings mostly long drawn king endings, which teach a linear evaluation
+    /// that kings are worth little).
+    #[arg(long)]
+    pub skip_both_kings: bool,
     /// Threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -82,7 +87,16 @@ impl RulesVisitor for Run {
         let a = self.0;
         let frozen = name_indices(&a.freeze, &eval::FEATURE_NAMES, "feature")?;
         let t0 = std::time::Instant::now();
-        let samples = read_files::<R>(&a.data)?;
+        let mut samples = read_files::<R>(&a.data)?;
+        if a.skip_both_kings {
+            let before = samples.len();
+            samples.retain(|s| !train::both_have_kings::<R>(&s.pos));
+            errln!(
+                "train: left out {} of {} positions where both players have a king",
+                before - samples.len(),
+                before
+            );
+        }
         if samples.len() < 10 {
             return Err(format!("only {} positions in the data", samples.len()));
         }

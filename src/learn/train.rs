@@ -71,6 +71,11 @@ pub fn game_numbers(counts: impl IntoIterator<Item = u32>) -> Vec<u32> {
     out
 }
 
+/// Whether both players have a king (`salto train --skip-both-kings`).
+pub fn both_have_kings<R: Rules>(pos: &crate::draughts::position::Position<Bb<R>>) -> bool {
+    (pos.pieces[0] & pos.kings).any() && (pos.pieces[1] & pos.kings).any()
+}
+
 impl Examples {
     pub fn len(&self) -> usize {
         self.a.len()
@@ -546,6 +551,23 @@ mod tests {
             });
         }
         samples
+    }
+
+    /// `salto train --skip-both-kings` leaves out a position only when
+    /// each player has a king.
+    #[test]
+    fn skip_both_kings_needs_a_king_on_each_side() {
+        use crate::draughts::International;
+        use crate::draughts::notation::parse_fen;
+        let both = |f: &str| match parse_fen::<International>(f) {
+            Ok(p) => both_have_kings::<International>(&p),
+            Err(e) => panic!("{f}: {e}"),
+        };
+        assert!(both("W:WK10,20:BK40"));
+        assert!(both("B:WK10:BK40,K45,30"));
+        assert!(!both("W:WK10,20:B40,45"));
+        assert!(!both("W:W10,20:BK40"));
+        assert!(!both("W:W10,20:B40"));
     }
 
     /// Random positions of random english games, labelled by a known
