@@ -498,8 +498,10 @@ pub fn feature_difference<R: Rules>(t: &Tables<Bb<R>>, pos: &Position<Bb<R>>) ->
     f
 }
 
-/// With flying kings, a side with a king and at most [`DRAWISH_MARGIN`]
-/// less material is hard to beat: the score is divided by
+/// With flying kings, a side with a king is hard to beat when it has at
+/// most [`DRAWISH_MARGIN`] less material, or when the stronger side has no
+/// more than [`Rules::KING_HOLDS_AGAINST`] pieces (two kings against one on
+/// 8x8, three against one on 10x10): the score is divided by
 /// [`DRAWISH_DIVISOR`].
 #[inline(always)]
 pub fn is_drawish<R: Rules>(pos: &Position<Bb<R>>) -> bool {
@@ -511,12 +513,9 @@ pub fn is_drawish<R: Rules>(pos: &Position<Bb<R>>) -> bool {
         MAN * (own & !pos.kings).count() as Score + KING * (own & pos.kings).count() as Score
     };
     let diff = mat(0) - mat(1);
-    let weaker_has_king = if diff > 0 {
-        (pos.pieces[1] & pos.kings).any()
-    } else {
-        (pos.pieces[0] & pos.kings).any()
-    };
-    weaker_has_king && diff.abs() <= DRAWISH_MARGIN
+    let (stronger, weaker) = if diff > 0 { (0, 1) } else { (1, 0) };
+    (pos.pieces[weaker] & pos.kings).any()
+        && (diff.abs() <= DRAWISH_MARGIN || pos.pieces[stronger].count() <= R::KING_HOLDS_AGAINST)
 }
 
 /// The evaluation from the view of the player to move, in centi-men.
@@ -672,6 +671,35 @@ mod tests {
         assert_eq!(tables::<International>().forward_dirs[0].len(), 2);
         assert_eq!(tables::<Turkish>().forward_dirs[0].len(), 1);
         assert_eq!(tables::<Turkish>().forward_dirs[1].len(), 1);
+    }
+
+    /// `is_drawish` of a position given as FEN under rules `R`.
+    fn drawish<R: Rules>(text: &str) -> bool {
+        match crate::draughts::notation::parse_fen::<R>(text) {
+            Ok(p) => is_drawish::<R>(&p),
+            Err(e) => panic!("{text}: {e}"),
+        }
+    }
+
+    #[test]
+    fn king_endings_a_king_holds_are_drawish() {
+        use crate::draughts::{Brazilian, English, Turkish};
+        // International: three kings against one are drawish, four are not.
+        assert!(drawish::<International>("W:WK7,K17,K29:BK45"));
+        assert!(!drawish::<International>("W:WK7,K17,K29,K38:BK45"));
+        // Three kings against a king and a man too (the weaker side has a
+        // king); three kings against three men are not (no king).
+        assert!(drawish::<International>("W:WK7,K17,K29:BK45,10"));
+        assert!(!drawish::<International>("W:WK7,K17,K29:B10,11,12"));
+        // Within two men of material it was drawish before and still is.
+        assert!(drawish::<International>("W:WK7,31,32,33:BK45,10,11"));
+        // 8x8 brazilian: two kings against one drawish, three not.
+        assert!(drawish::<Brazilian>("W:WK1,K2:BK32"));
+        assert!(!drawish::<Brazilian>("W:WK1,K2,K3:BK32"));
+        // Turkish: two kings beat one.
+        assert!(!drawish::<Turkish>("W:WKa1,Kb1:BKh8"));
+        // English kings do not fly: never drawish by this rule.
+        assert!(!drawish::<English>("W:WK1,K2:BK32"));
     }
 
     #[test]

@@ -165,6 +165,9 @@ impl Rules for Hex {
     /// the board and no capture".
     const DEFAULT_DRAW_MOVES: u32 = 30;
     const DRAW_KINGS_ONLY: bool = true;
+    /// Two kings do not beat one (endgame database, 3 pieces:
+    /// docs/evaluation.md, "King endings"; three not measured).
+    const KING_HOLDS_AGAINST: u32 = 2;
     /// notation.md: cells count row by row from the top, left to right.
     const NUMBERING: Numbering = Numbering::ReadingOrder;
     /// protocol.md: the 92-character string lists cells 1..91.

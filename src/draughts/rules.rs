@@ -109,6 +109,14 @@ pub trait Rules: Copy + Send + Sync + Debug + Default + 'static {
     /// on the board and no capture".
     const DRAW_KINGS_ONLY: bool = false;
 
+    /// Endgame knowledge, not a rule: the most pieces (men and kings
+    /// together) against which a lone king mostly holds the draw, measured
+    /// with the endgame databases (docs/evaluation.md, "King endings"). The
+    /// evaluation calls an ending drawish when the weaker side has a king
+    /// and the stronger side no more pieces than this, whatever the
+    /// material ([`crate::draughts::eval::is_drawish`]). 0: no such rule.
+    const KING_HOLDS_AGAINST: u32 = 0;
+
     /// The square numbers of notation.md.
     const NUMBERING: Numbering = Numbering::ReadingOrder;
 
@@ -150,6 +158,9 @@ impl Rules for International {
     /// rules.md, "Draw rules of the draughts variants": 60 moves each with
     /// no capture and no man move.
     const DEFAULT_DRAW_MOVES: u32 = 60;
+    /// Three kings do not beat a king that holds the long diagonal
+    /// (endgame database, 4 pieces: docs/evaluation.md, "King endings").
+    const KING_HOLDS_AGAINST: u32 = 3;
 }
 
 /// Brazilian draughts: the international rules on 8x8.
@@ -170,6 +181,9 @@ impl Rules for Brazilian {
     const START: [(usize, usize); 2] = [(20, 32), (0, 12)];
     /// rules.md, "Draw rules of the draughts variants": 60 moves each.
     const DEFAULT_DRAW_MOVES: u32 = 60;
+    /// Two kings do not beat one; three mostly do (endgame database, 4
+    /// pieces: docs/evaluation.md, "King endings").
+    const KING_HOLDS_AGAINST: u32 = 2;
     /// notation.md, "Brazilian (8x8 diagonal)": dark squares counted from
     /// a1, and algebraic names accepted.
     const NUMBERING: Numbering = Numbering::FromA1;
@@ -225,4 +239,7 @@ impl Rules for Spanish {
     const START: [(usize, usize); 2] = [(20, 32), (0, 12)];
     /// rules.md, "Draw rules of the draughts variants": 60 moves each.
     const DEFAULT_DRAW_MOVES: u32 = 60;
+    /// Two kings do not beat one; three mostly do (endgame database, 4
+    /// pieces: docs/evaluation.md, "King endings").
+    const KING_HOLDS_AGAINST: u32 = 2;
 }

@@ -98,6 +98,10 @@ macro_rules! turkish_rules {
             const MAXIMUM_CAPTURE: bool = true;
             /// rules.md: "Removal is immediate".
             const IMMEDIATE_REMOVAL: bool = true;
+            /// Two kings beat one (endgame database, 3 pieces:
+            /// docs/evaluation.md, "King endings"): a king holds only
+            /// against one piece.
+            const KING_HOLDS_AGAINST: u32 = 1;
             /// rules.md: "a piece may not reverse direction (a 180-degree
             /// turn) between two jumps".
             const NO_REVERSE: bool = true;
