@@ -44,6 +44,13 @@ const INTERNATIONAL: &[(&str, &str, &str)] = &[
 /// The node budget within which each position must be solved.
 const NODE_BUDGET: u64 = 400_000;
 
+/// The least score (centi-men) a solved position must show: the shot wins
+/// material. Half a man, not a whole one: the trained weights value a man
+/// below 100 in the ending (the round-5 international weights about 71 to
+/// 129 from ending to opening), so a shot that nets one man in a
+/// twelve-piece ending scores 80 to 90.
+const MIN_SCORE: i32 = 50;
+
 fn search<G: Game>(
     game: G,
     pos: &G::Position,
@@ -69,7 +76,7 @@ fn international_combinations_are_found_within_the_node_budget() {
         };
         let (r, _) = search(g, &pos, &limits);
         let got = r.best.map(|m| g.format_move(&pos, m)).unwrap_or_default();
-        if got != expected || r.score < 100 {
+        if got != expected || r.score < MIN_SCORE {
             failed.push(format!(
                 "{kind} {fen}: expected {expected}, got {got} score {}",
                 r.score

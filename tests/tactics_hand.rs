@@ -9,8 +9,9 @@
 //!   give the expected move a gain of at least a man and every other first
 //!   move at least a man less ("unique winning first move");
 //! - the engine: `Searcher` with a fixed node budget must choose the
-//!   expected move, with a score at least a man above the material
-//!   balance before the combination.
+//!   expected move, with a score at least half a man above the material
+//!   balance before the combination (half: the trained weights value a
+//!   man below 100 in the ending).
 
 use salto::draughts::{Bb, Bitboard, Position};
 use salto::draughts::{BrazilianGame, Draughts, EnglishGame, InternationalGame, Rules};
@@ -28,6 +29,12 @@ const KING: Score = 300;
 /// second-best move, in the proof search.
 const MIN_GAIN: Score = 100;
 const MIN_MARGIN: Score = 100;
+/// The least gain the engine's score must show. Half a man, not a whole
+/// one: the shipped trained weights value a man at about 70 to 130
+/// centi-men from the ending to the opening, so a combination that nets
+/// one man in an ending scores 80 to 95 (line 7 with the round-5
+/// international weights: 95).
+const ENGINE_MIN_GAIN: Score = 50;
 
 /// One line of the data file.
 struct Case {
@@ -175,9 +182,9 @@ fn solve<R: Rules>(g: Draughts<R>, c: &Case) -> Result<String, String> {
     let expected = g
         .parse_move(&pos, &c.mv)
         .map_err(|e| format!("line {}: {e}", c.line))?;
-    // The engine's score must show the gain too: at least a man more than
-    // the material on the board before the combination.
-    if r.best != Some(expected) || r.score < material(&pos) + MIN_GAIN {
+    // The engine's score must show the gain too: at least half a man more
+    // than the material on the board before the combination.
+    if r.best != Some(expected) || r.score < material(&pos) + ENGINE_MIN_GAIN {
         return Err(format!(
             "line {} {} {}: expected {}, got {got} score {} depth {}",
             c.line, c.category, c.fen, c.mv, r.score, r.depth
