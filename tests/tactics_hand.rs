@@ -30,8 +30,9 @@ const KING: Score = 300;
 const MIN_GAIN: Score = 100;
 const MIN_MARGIN: Score = 100;
 /// The least gain the engine's score must show. Half a man, not a whole
-/// one: the shipped trained weights value a man at about 70 to 130
-/// centi-men from the ending to the opening, so a combination that nets
+/// one: the shipped trained weights value a man at about 55 to 145
+/// centi-men from the ending to the opening (brazilian 61 to 139,
+/// international 71 to 129, before rescaling), so a combination that nets
 /// one man in an ending scores 80 to 95 (line 7 with the round-5
 /// international weights: 95).
 const ENGINE_MIN_GAIN: Score = 50;
