@@ -1,4 +1,4 @@
-//! `salto datagen`: self-play training data (docs/evaluation.md, "Learning").
+//! `salto datagen`: self-play training data (docs/training.md).
 
 use super::GameArgs;
 use crate::chinese::Chinese;

@@ -1,5 +1,5 @@
 //! `salto train`: fits the pattern evaluation's weights to `salto datagen`
-//! files (docs/evaluation.md, "Learning").
+//! files (docs/training.md).
 
 use super::GameArgs;
 use crate::chinese::eval::{HAND, TERM_NAMES, format_weights};

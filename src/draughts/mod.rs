@@ -206,7 +206,7 @@ impl<R: Rules> Game for Draughts<R> {
     /// On the boards of more than 32 squares (international, turkish,
     /// hex): measured there at about +33, +37 and +17 Elo (600, 400 and 400
     /// games); on the 8x8 diagonal boards it gained nothing (english +14,
-    /// brazilian -15, spanish +2; docs/strength.md, "Late move pruning").
+    /// brazilian -15, spanish +2; lab/2026-12-01-late-move-pruning.md).
     fn prunes_late_moves(&self) -> bool {
         <R::Geo as Geometry>::SQUARES > LMP_MIN_SQUARES
     }

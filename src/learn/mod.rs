@@ -1,6 +1,6 @@
 //! Learning the pattern evaluation from self-play: the data format
 //! ([`data`]), the self-play generator ([`datagen`]) and the trainer
-//! ([`train`]). docs/evaluation.md describes the rounds run with them.
+//! ([`train`]). docs/training.md describes them and the rounds run.
 
 pub mod chinese;
 pub mod data;

@@ -789,7 +789,7 @@ impl<'a, G: Game> Worker<'a, G> {
     /// are done. A position with a capture pending is searched on (never
     /// evaluated statically); a stable one stands pat on its evaluation or
     /// crowns a man ([`Game::promotions`]: a promotion the evaluation does
-    /// not see; docs/strength.md, "Promotions in the quiescence search").
+    /// not see; lab/2026-12-02-quiescence-promotions.md).
     fn quiesce_node(
         &mut self,
         pos: &G::Position,
