@@ -1,6 +1,7 @@
 //! Salto: a game engine for the jumping games (draughts in several rule sets,
 //! hexagonal draughts, chinese checkers), spoken to in the Hub protocol.
 
+pub mod book;
 pub mod chinese;
 pub mod cli;
 pub mod draughts;

@@ -26,6 +26,7 @@ macro_rules! errln {
 
 pub mod analyse;
 pub mod bench;
+pub mod book;
 pub mod datagen;
 pub mod dxp;
 pub mod egdb;
@@ -75,6 +76,8 @@ pub enum Command {
     Train(Box<train::TrainArgs>),
     /// Build, check and list endgame databases (see docs/egdb.md).
     Egdb(egdb::EgdbArgs),
+    /// Build, merge and show opening books (see docs/book.md).
+    Book(book::BookArgs),
 }
 
 /// The flags that choose a game, shared by every subcommand that takes one.
@@ -253,6 +256,7 @@ pub fn main_with_args(args: Vec<String>) -> ExitCode {
         Some(Command::Datagen(a)) => datagen::run(*a),
         Some(Command::Train(a)) => train::run(*a),
         Some(Command::Egdb(a)) => egdb::run(a),
+        Some(Command::Book(a)) => book::run(a),
     }
 }
 

@@ -68,6 +68,11 @@ pub trait EngineApi: Send {
     /// Waits for the search thread and returns its `done` line (`None` if
     /// no search ran). The caller stops the search first if it must end now.
     fn finish(&mut self) -> Option<String>;
+    /// The opening book parameters (docs/book.md); `Err` when the book
+    /// asked for cannot be used (the engine then plays without one).
+    fn set_book(&mut self, _settings: &crate::book::Settings) -> Result<(), ParseError> {
+        Ok(())
+    }
 }
 
 /// What a search thread hands back: the session, and the `done` line.
@@ -91,6 +96,8 @@ pub struct Engine<G: Game> {
     algorithm: Algorithm,
     searched: Option<(G::Position, Vec<u64>, String)>,
     control: Arc<Control>,
+    /// The opening book in use (none until `set_book`).
+    book: crate::book::Probe,
 }
 
 impl<G: Game> Engine<G> {
@@ -107,6 +114,7 @@ impl<G: Game> Engine<G> {
             algorithm: Algorithm::DEFAULT,
             searched: None,
             control: Arc::new(Control::new()),
+            book: crate::book::Probe::default(),
         }
     }
 
@@ -230,6 +238,16 @@ impl<G: Game> EngineApi for Engine<G> {
             self.session = Some(session);
             return Ok(GoStart::Immediate(first));
         }
+        // A book move answers at once (`go think`, not pondering or
+        // analysing), after an `info` line that says so.
+        if !ponder
+            && !limits.infinite
+            && let Some(a) = self.book.answer(&game, &root, session.history().len())
+        {
+            let _ = out.send(a.info);
+            self.session = Some(session);
+            return Ok(GoStart::Immediate(a.done));
+        }
         self.searched = Some((root.clone(), session.history().to_vec(), first));
         // A fresh control per search: a late `stop` for the previous search
         // cannot reach this one.
@@ -259,6 +277,14 @@ impl<G: Game> EngineApi for Engine<G> {
 
     fn finish(&mut self) -> Option<String> {
         self.finish_thread()
+    }
+
+    fn set_book(&mut self, settings: &crate::book::Settings) -> Result<(), ParseError> {
+        let probe = crate::book::Probe::new(&self.game, settings);
+        self.book = probe.clone().unwrap_or_default();
+        probe
+            .map(|_| ())
+            .map_err(|e| ParseError(format!("{e}; the engine plays without a book")))
     }
 }
 

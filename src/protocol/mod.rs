@@ -110,6 +110,8 @@ pub struct Controller<F: EngineFactory> {
     events: Sender<Event>,
     running: Option<Running>,
     next_id: u64,
+    /// The opening book parameters (`book`, `book-file`, ...).
+    book: crate::book::Settings,
 }
 
 fn fresh_limits() -> Limits {
@@ -134,7 +136,13 @@ impl<F: EngineFactory> Controller<F> {
             }
             Err(e) => (None, Some(e.0)),
         };
+        let book = crate::book::Settings::default();
+        let engine = engine.map(|mut e| {
+            let _ = e.set_book(&book);
+            e
+        });
         Controller {
+            book,
             factory,
             opts,
             engine,
@@ -206,6 +214,7 @@ impl<F: EngineFactory> Controller<F> {
         match self.factory.build(&self.opts, self.hash_mib, self.threads) {
             Ok(mut e) => {
                 e.set_search(self.search_algorithm);
+                self.book_into(&mut e);
                 self.engine = Some(e);
             }
             Err(e) => {
@@ -483,6 +492,7 @@ impl<F: EngineFactory> Controller<F> {
             Algorithm::names()
         ));
         lines.extend(crate::egdb::hub_params());
+        lines.extend(self.book.hub_params());
         lines.push("wait".into());
         for l in lines {
             self.send(l);
@@ -493,6 +503,13 @@ impl<F: EngineFactory> Controller<F> {
         let lname = name.trim().to_ascii_lowercase();
         if let Some(r) = crate::egdb::set_hub_param(&lname, value) {
             return r.map_err(ParseError);
+        }
+        if let Some(r) = self.book.set_hub_param(&lname, value) {
+            r.map_err(ParseError)?;
+            return match self.engine.as_mut() {
+                Some(e) => e.set_book(&self.book),
+                None => Ok(()),
+            };
         }
         match lname.as_str() {
             "threads" => {
@@ -573,6 +590,14 @@ impl<F: EngineFactory> Controller<F> {
         Ok(())
     }
 
+    /// Gives a new engine the book parameters; a book that cannot be used
+    /// is said in one `error` line and the engine plays without it.
+    fn book_into(&self, e: &mut Box<dyn EngineApi>) {
+        if let Err(err) = e.set_book(&self.book) {
+            self.error(&err.0);
+        }
+    }
+
     /// Rebuilds the engine for new rule options. A new variant starts from
     /// its start position; other option changes replay the last `pos`.
     fn switch_options(&mut self, o: Options) -> Result<(), ParseError> {
@@ -592,6 +617,7 @@ impl<F: EngineFactory> Controller<F> {
         self.hash_mib = self.table_mib();
         let mut engine = self.factory.build(&o, self.hash_mib, self.threads)?;
         engine.set_search(self.search_algorithm);
+        self.book_into(&mut engine);
         self.opts = o;
         self.engine_error = None;
         if variant_changed {

@@ -26,7 +26,21 @@ impl Salto {
     }
 
     pub fn start_with(args: &[&str]) -> Self {
-        Self::start_program(env!("CARGO_BIN_EXE_salto"), args)
+        let mut s = Self::start_program(env!("CARGO_BIN_EXE_salto"), args);
+        s.book_off();
+        s
+    }
+
+    /// `salto hub` with its opening book as shipped (on where one ships):
+    /// the other constructors turn it off, as these tests are about the
+    /// search and the protocol.
+    pub fn start_with_book() -> Self {
+        Self::start_program(env!("CARGO_BIN_EXE_salto"), &["hub"])
+    }
+
+    /// `set-param name=book value=false`, which answers nothing.
+    pub fn book_off(&mut self) {
+        self.send("set-param name=book value=false");
     }
 
     fn start_program(program: &str, args: &[&str]) -> Self {
@@ -76,7 +90,9 @@ impl Salto {
     /// `ulimit -v 2000000;` (a limit on the engine's address space).
     pub fn start_limited(prefix: &str) -> Self {
         let cmd = format!("{prefix} exec \"$0\" hub");
-        Self::start_program("sh", &["-c", &cmd, env!("CARGO_BIN_EXE_salto")])
+        let mut s = Self::start_program("sh", &["-c", &cmd, env!("CARGO_BIN_EXE_salto")]);
+        s.book_off();
+        s
     }
 
     /// The engine's process id.
