@@ -8,10 +8,22 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 /// The shipped books by variant name.
-pub static FILES: &[(&str, &[u8])] = &[];
+pub static FILES: &[(&str, &[u8])] = &[
+    (
+        "international",
+        include_bytes!("../../books/international.bin"),
+    ),
+    ("english", include_bytes!("../../books/english.bin")),
+    ("brazilian", include_bytes!("../../books/brazilian.bin")),
+    ("spanish", include_bytes!("../../books/spanish.bin")),
+    ("turkish", include_bytes!("../../books/turkish.bin")),
+    ("hex", include_bytes!("../../books/hex.bin")),
+];
 
-static DECODED: Lazy<Mutex<HashMap<&'static str, Option<Arc<Book>>>>> =
-    Lazy::new(|| Mutex::new(HashMap::new()));
+/// Each shipped book once decoded (`None`: it did not decode or match).
+type Decoded = HashMap<&'static str, Option<Arc<Book>>>;
+
+static DECODED: Lazy<Mutex<Decoded>> = Lazy::new(|| Mutex::new(HashMap::new()));
 
 /// The shipped book of `game`, if one ships and it is for this game's rules
 /// (a book that does not decode or does not match is logged and skipped).
