@@ -12,6 +12,7 @@ fn run_into_closed_pipe(args: &[&str], close_stderr: bool) -> Output {
     let (reader, writer) = std::io::pipe().expect("pipe");
     drop(reader);
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_salto"));
+    cmd.env("SALTO_EGDB", "off");
     cmd.args(args).stdin(Stdio::null());
     if close_stderr {
         cmd.stdout(Stdio::null()).stderr(writer);
@@ -76,6 +77,7 @@ fn datagen_finishes_its_file_when_stderr_is_closed() {
 /// Runs salto with `args` and `input` on stdin: (stdout, stderr).
 fn run_with_input(args: &[&str], input: &str) -> (String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_salto"))
+        .env("SALTO_EGDB", "off")
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -485,3 +485,69 @@ fn bad_files_are_skipped_and_rebuilt_and_finished_ones_reused() {
     let db = Database::open::<English>(&dir.0, 3);
     assert_eq!(db.probe_dtc::<English>(&pos), Some((value, dtc)));
 }
+
+#[test]
+fn a_cut_file_is_never_read_and_an_interrupted_build_resumes() {
+    use salto::egdb::file::{self, FileState};
+    use salto::egdb::place;
+    let dir = temp_dir("resume");
+    let opts = BuildOptions {
+        dtc_pieces: 3,
+        root: &dir.0,
+        pieces: 3,
+        progress: false,
+    };
+    build_all::<English>(&opts).expect("build");
+    let scan = place::scan::<English>(&dir.0);
+    assert_eq!(scan.complete, 3, "{}", scan.summary());
+    assert_eq!(scan.bad().count(), 0);
+    let path = |m: &str, ext: &str| dir.0.join("english").join(format!("{m}.{ext}"));
+    let board = salto::egdb::index::Board::of::<English>();
+    let m = |s: &str| s.parse::<salto::egdb::Material>().unwrap();
+
+    // A slice cut in the middle of its payload, as a crash in a copy would
+    // leave it: the quick check (header and length) and the load both
+    // refuse it, and the folder is complete only below it.
+    let whole = std::fs::read(path("0201", "egdb")).expect("read");
+    std::fs::write(path("0201", "egdb"), &whole[..whole.len() / 2]).expect("cut");
+    assert!(matches!(
+        file::check(&path("0201", "egdb"), "english", &board, m("0201"), false),
+        FileState::Bad(_)
+    ));
+    assert!(file::read(&path("0201", "egdb"), "english", &board, m("0201")).is_err());
+    let scan = place::scan::<English>(&dir.0);
+    assert_eq!(scan.complete, 2, "{}", scan.summary());
+    assert_eq!(scan.bad().count(), 1);
+    assert!(
+        Database::open::<English>(&dir.0, 3)
+            .slice(m("0201"))
+            .is_none()
+    );
+
+    // An interrupted build: a distance file cut, another slice never
+    // renamed into place (its temporary file, of a process that is gone,
+    // left behind). The next build rebuilds exactly those, removes the
+    // stale temporary file, and the result is the uninterrupted one.
+    let dtc_whole = std::fs::read(path("1010", "dtc")).expect("read");
+    std::fs::write(path("1010", "dtc"), &dtc_whole[..100]).expect("cut");
+    let tmp = dir.0.join("english").join("0102.egdb.4000000000.tmp");
+    std::fs::rename(path("0102", "egdb"), &tmp).expect("move away");
+    let again = build_all::<English>(&opts).expect("resume");
+    let mut rebuilt: Vec<String> = again
+        .iter()
+        .filter(|r| !r.reused)
+        .map(|r| r.material.to_string())
+        .collect();
+    rebuilt.sort();
+    assert_eq!(rebuilt, ["0102", "0201", "1010"]);
+    assert!(!tmp.exists(), "the stale temporary file is removed");
+    assert_eq!(std::fs::read(path("0201", "egdb")).expect("read"), whole);
+    assert_eq!(std::fs::read(path("1010", "dtc")).expect("read"), dtc_whole);
+    assert_eq!(place::scan::<English>(&dir.0).complete, 3);
+    let leftovers = std::fs::read_dir(dir.0.join("english"))
+        .expect("list")
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .count();
+    assert_eq!(leftovers, 0);
+}

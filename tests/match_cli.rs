@@ -5,6 +5,7 @@ use std::process::Command;
 
 fn salto_match(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_salto"))
+        .env("SALTO_EGDB", "off")
         .arg("match")
         .args(args)
         .output()

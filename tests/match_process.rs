@@ -25,6 +25,7 @@ fn log_file_has_every_line_both_ways_with_engine_names_and_times() {
     let log = dir.join("match.log");
     let salto = env!("CARGO_BIN_EXE_salto");
     let out = Command::new(salto)
+        .env("SALTO_EGDB", "off")
         .args(["match", "--log"])
         .arg(&log)
         .args([
@@ -76,6 +77,7 @@ fn sigterm_stops_every_engine_and_writes_the_partial_report_and_pdn() {
     // Engines that never answer `go`: every game hangs in its first search.
     let hang = fake_spec(&dir, "hang", "hang");
     let mut child = Command::new(env!("CARGO_BIN_EXE_salto"))
+        .env("SALTO_EGDB", "off")
         .args(["match", "--log"])
         .arg(&log)
         .args([

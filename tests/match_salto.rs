@@ -17,6 +17,7 @@ fn tmp(name: &str) -> std::path::PathBuf {
 /// Runs `salto match` and returns (exit code, stdout, stderr).
 fn salto_match(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_salto"))
+        .env("SALTO_EGDB", "off")
         .arg("match")
         .args(args)
         .output()

@@ -8,6 +8,7 @@ use std::process::Command;
 
 fn have_parallel() -> bool {
     Command::new("parallel")
+        .env("SALTO_EGDB", "off")
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success())
@@ -104,7 +105,10 @@ fn shards_run_by_gnu_parallel_merge_into_the_unsharded_match() {
     let args = match_args(salto);
 
     let whole_pdn = d("whole.pdn");
-    let whole = run(Command::new(salto).args(&args).args(["--pdn", &whole_pdn]));
+    let whole = run(Command::new(salto)
+        .env("SALTO_EGDB", "off")
+        .args(&args)
+        .args(["--pdn", &whole_pdn]));
 
     // Each shard: its JSON summary and its PDN, as a cluster job would.
     let script = format!(
@@ -115,6 +119,7 @@ fn shards_run_by_gnu_parallel_merge_into_the_unsharded_match() {
     );
     std::fs::write(dir.join("shard.sh"), script).expect("write script");
     run(Command::new("parallel")
+        .env("SALTO_EGDB", "off")
         .args(["--halt", "now,fail=1", "sh"])
         .arg(d("shard.sh"))
         .args([":::", "1", "2"]));
@@ -127,7 +132,7 @@ fn shards_run_by_gnu_parallel_merge_into_the_unsharded_match() {
     }
 
     let merged_pdn = d("merged.pdn");
-    let merged = run(Command::new(salto).args([
+    let merged = run(Command::new(salto).env("SALTO_EGDB", "off").args([
         "match",
         "merge",
         &d("s1.json"),

@@ -43,6 +43,7 @@ fn pydraughts_plays_complete_games_against_salto_in_every_variant_it_knows() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/pydraughts/play.py");
     let out = pydraughts::run_within(
         Command::new(&python)
+            .env("SALTO_EGDB", "off")
             .arg(script)
             .arg("--engine")
             .arg(env!("CARGO_BIN_EXE_salto"))

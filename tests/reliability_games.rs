@@ -56,6 +56,7 @@ fn clock_match(variant: Variant, players: usize, games: usize) {
     args.push("--games".into());
     args.push(games.to_string());
     let out = Command::new(salto)
+        .env("SALTO_EGDB", "off")
         .args(&args)
         .output()
         .expect("run salto match");

@@ -3,6 +3,8 @@
 use super::{GameArgs, fail};
 use crate::draughts::Rules;
 use crate::egdb::build::{BuildOptions, SliceReport, build_all};
+use crate::egdb::file::FileState;
+use crate::egdb::place;
 use crate::egdb::verify::verify_slice;
 use crate::egdb::{Database, Material, RulesVisitor, dispatch_rules, rules_key};
 use clap::{Args, Subcommand};
@@ -25,6 +27,16 @@ pub enum EgdbCommand {
     Verify(EgdbCommon),
     /// Win/draw/loss counts and sizes of the built slices.
     Info(InfoArgs),
+    /// What the database folder holds for every rule set, and what is missing.
+    List(ListArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ListArgs {
+    /// The database root (default: the standard place, $SALTO_EGDB or
+    /// ~/.local/share/salto/egdb).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -34,9 +46,11 @@ pub struct EgdbCommon {
     /// The most pieces on the board (both sides together).
     #[arg(long, default_value_t = 4)]
     pub pieces: u32,
-    /// The database root: slices go to DIR/<variant>/<material>.egdb.
-    #[arg(long, default_value = "egdb")]
-    pub dir: PathBuf,
+    /// The database root: slices go to DIR/<variant>/<material>.egdb
+    /// (default: the standard place, $SALTO_EGDB or ~/.local/share/salto/egdb,
+    /// where the engine looks).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -71,6 +85,20 @@ enum Job {
 struct Run<'a> {
     job: Job,
     args: &'a EgdbCommon,
+    dir: PathBuf,
+}
+
+/// `--dir`, else the standard place.
+fn root(dir: &Option<PathBuf>) -> Result<PathBuf, String> {
+    match dir {
+        Some(d) => Ok(d.clone()),
+        None => place::standard_root().ok_or_else(|| {
+            format!(
+                "no standard database folder (SALTO_EGDB is '{}' or no home folder is known): give --dir",
+                place::OFF
+            )
+        }),
+    }
 }
 
 /// Win, draw and loss counts (both sides to move) and sizes by piece count.
@@ -138,7 +166,7 @@ impl RulesVisitor for Run<'_> {
         match self.job {
             Job::Build { dtc_pieces } => {
                 let opts = BuildOptions {
-                    root: &a.dir,
+                    root: &self.dir,
                     pieces: a.pieces,
                     dtc_pieces,
                     progress: true,
@@ -149,7 +177,7 @@ impl RulesVisitor for Run<'_> {
                             "egdb {} up to {} pieces in {}: built {} slices, reused {}, {} with distances, longest distance built {} plies ({:.1} s)",
                             rules_key::<R>(),
                             a.pieces,
-                            a.dir.display(),
+                            self.dir.display(),
                             rows.iter().filter(|r| !r.reused).count(),
                             rows.iter().filter(|r| r.reused).count(),
                             rows.iter().filter(|r| r.dtc).count(),
@@ -163,7 +191,7 @@ impl RulesVisitor for Run<'_> {
                 }
             }
             Job::Verify => {
-                let db = Database::open::<R>(&a.dir, a.pieces);
+                let db = Database::open::<R>(&self.dir, a.pieces);
                 let materials = Material::all_up_to(a.pieces);
                 let bar = ProgressBar::new(
                     materials
@@ -219,7 +247,7 @@ impl RulesVisitor for Run<'_> {
                 }
             }
             Job::Info { slices } => {
-                let db = Database::open::<R>(&a.dir, a.pieces);
+                let db = Database::open::<R>(&self.dir, a.pieces);
                 let mut rows = Vec::new();
                 let mut missing = Vec::new();
                 for m in Material::all_up_to(a.pieces) {
@@ -240,7 +268,7 @@ impl RulesVisitor for Run<'_> {
                 outln!(
                     "egdb {} in {}: {} slices readable, {} missing or unreadable{}",
                     rules_key::<R>(),
-                    a.dir.display(),
+                    self.dir.display(),
                     rows.len(),
                     missing.len(),
                     if missing.is_empty() {
@@ -282,6 +310,7 @@ pub fn run(args: EgdbArgs) -> ExitCode {
         ),
         EgdbCommand::Verify(c) => (Job::Verify, c),
         EgdbCommand::Info(i) => (Job::Info { slices: i.slices }, &i.common),
+        EgdbCommand::List(l) => return list(l),
     };
     if common.pieces < 2 || common.pieces as usize > crate::egdb::index::MAX_PIECES {
         return fail(format!(
@@ -294,7 +323,20 @@ pub fn run(args: EgdbArgs) -> ExitCode {
         Ok(o) => o,
         Err(e) => return fail(e),
     };
-    let run = || dispatch_rules(&opts, Run { job, args: common });
+    let dir = match root(&common.dir) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
+    let run = || {
+        dispatch_rules(
+            &opts,
+            Run {
+                job,
+                args: common,
+                dir,
+            },
+        )
+    };
     let result = match common.threads {
         Some(t) => match rayon::ThreadPoolBuilder::new().num_threads(t).build() {
             Ok(pool) => pool.install(run),
@@ -303,4 +345,79 @@ pub fn run(args: EgdbArgs) -> ExitCode {
         None => run(),
     };
     result.unwrap_or_else(fail)
+}
+
+/// `salto egdb list`: for every rule set, what its folder holds (complete
+/// piece counts, partial ones, bad files) and the command that builds the
+/// next piece count.
+fn list(args: &ListArgs) -> ExitCode {
+    use crate::variant::{Options, TurkishPromotion, Variant};
+    let dir = match root(&args.dir) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
+    outln!("egdb in {}", dir.display());
+    let mut sets: Vec<(Options, &str)> = [
+        Variant::International,
+        Variant::Brazilian,
+        Variant::English,
+        Variant::Spanish,
+        Variant::Turkish,
+    ]
+    .into_iter()
+    .map(|v| (Options::new(v), ""))
+    .collect();
+    let mut immediate = Options::new(Variant::Turkish);
+    immediate.turkish_promotion = TurkishPromotion::Immediate;
+    sets.push((immediate, " --option turkish-promotion=immediate"));
+    sets.push((Options::new(Variant::Hex), ""));
+    let mut bad = 0;
+    for (opts, flag) in sets {
+        let Ok(scan) = dispatch_rules(&opts, place::ScanVisitor(&dir)) else {
+            continue;
+        };
+        let bytes: u64 = scan.slices.iter().map(|s| s.bytes).sum();
+        outln!("{}: {} ({bytes} bytes)", scan.key, scan.summary());
+        for (s, e) in scan.bad() {
+            bad += 1;
+            outln!("  bad {}.egdb: {e}", s.material);
+        }
+        for s in &scan.slices {
+            if let FileState::Bad(e) = &s.dtc {
+                bad += 1;
+                outln!("  bad {}.dtc: {e}", s.material);
+            }
+        }
+        let next = scan.complete.max(1) + 1;
+        if next as usize <= crate::egdb::index::MAX_PIECES {
+            let missing: Vec<String> = scan
+                .slices
+                .iter()
+                .filter(|s| s.material.pieces() <= next && s.values != FileState::Complete)
+                .map(|s| s.material.to_string())
+                .collect();
+            let all = Material::all_up_to(next).len();
+            let shown = missing
+                .iter()
+                .take(12)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" ");
+            outln!(
+                "  missing for {next} pieces: {} of {all} slices ({shown}{}); build: salto egdb build --variant {}{flag} --pieces {next}{}",
+                missing.len(),
+                if missing.len() > 12 { " ..." } else { "" },
+                opts.variant.descriptor().name,
+                args.dir
+                    .as_ref()
+                    .map(|d| format!(" --dir {}", d.display()))
+                    .unwrap_or_default()
+            );
+        }
+    }
+    if bad > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }

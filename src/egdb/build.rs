@@ -354,6 +354,8 @@ pub struct BuildOptions<'a> {
 pub fn build_all<R: Rules>(opts: &BuildOptions) -> Result<Vec<SliceReport>, String> {
     let key = rules_key::<R>();
     let board = Board::of::<R>();
+    // What an interrupted write left (the finished files are kept).
+    file::remove_stale_temps(&opts.root.join(key));
     let materials = Material::all_up_to(opts.pieces);
     let sizes: Vec<u64> = materials
         .iter()

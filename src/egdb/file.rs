@@ -22,8 +22,8 @@
 use super::index::{Board, Indexer};
 use super::{Material, Slice};
 use std::fs;
-use std::io::Write;
-use std::path::Path;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 
 pub const MAGIC: &[u8; 8] = b"SALTOEDB";
 pub const DTC_MAGIC: &[u8; 8] = b"SALTODTC";
@@ -90,10 +90,8 @@ fn write_raw(
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir)?;
     }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    {
+    let tmp = temp_path(path);
+    let written = (|| {
         let mut f = fs::File::create(&tmp)?;
         f.write_all(&header(
             magic,
@@ -104,8 +102,56 @@ fn write_raw(
         ))?;
         f.write_all(payload)?;
         f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
     }
-    fs::rename(&tmp, path)
+    written?;
+    // The rename reaches the disk with its directory.
+    if let Some(dir) = path.parent()
+        && let Ok(d) = fs::File::open(dir)
+    {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// The temporary name a file is written under before it is renamed into
+/// place, `<name>.<pid>.tmp`: two processes building the same database
+/// at once (two engines started together on a fresh machine) never write
+/// into the same temporary file, and the last rename wins with a whole
+/// file.
+pub fn temp_path(path: &Path) -> PathBuf {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".{}.tmp", std::process::id()));
+    PathBuf::from(tmp)
+}
+
+/// Removes the temporary files under `dir` left by processes that no
+/// longer run (a build killed in the middle of a write). Another running
+/// process's are kept; where the process table cannot be read (no
+/// `/proc`), only this process's own and the unnamed ones are removed.
+pub fn remove_stale_temps(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let proc = Path::new("/proc");
+    let me = std::process::id();
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(stem) = name.to_str().and_then(|n| n.strip_suffix(".tmp")) else {
+            continue;
+        };
+        let stale = match stem.rsplit('.').next().and_then(|p| p.parse::<u32>().ok()) {
+            Some(p) if p == me => true,
+            Some(p) => proc.is_dir() && !proc.join(p.to_string()).exists(),
+            None => true,
+        };
+        if stale {
+            let _ = fs::remove_file(e.path());
+        }
+    }
 }
 
 fn u64_at(b: &[u8], at: usize) -> u64 {
@@ -142,6 +188,32 @@ fn read_raw(
         ));
     }
     let (h, payload) = bytes.split_at(HEADER);
+    let (indexer, len) = check_header(h, magic, key, board, m, payload_len)?;
+    if payload.len() as u64 != len {
+        return Err(format!(
+            "truncated or padded: {} payload bytes, expected {len}",
+            payload.len()
+        ));
+    }
+    if checksum(payload) != u64_at(h, 56) {
+        return Err("checksum mismatch (corrupt file)".into());
+    }
+    let mut data = bytes;
+    data.drain(..HEADER);
+    Ok((indexer, data))
+}
+
+/// Checks a header against what the reader expects: the index and the
+/// payload length it announces (which is the expected one) when it
+/// matches.
+fn check_header(
+    h: &[u8],
+    magic: &[u8; 8],
+    key: &str,
+    board: &Board,
+    m: Material,
+    payload_len: fn(u64) -> usize,
+) -> Result<(Indexer, u64), String> {
     if &h[0..8] != magic {
         return Err(format!(
             "not a Salto endgame {} file (bad magic)",
@@ -180,17 +252,55 @@ fn read_raw(
         ));
     }
     let len = u64_at(h, 48);
-    if len != payload_len(count) as u64 || payload.len() as u64 != len {
+    if len != payload_len(count) as u64 {
         return Err(format!(
-            "truncated or padded: {} payload bytes, expected {}",
-            payload.len(),
+            "the header announces {len} payload bytes, expected {}",
             payload_len(count)
         ));
     }
-    if checksum(payload) != u64_at(h, 56) {
-        return Err("checksum mismatch (corrupt file)".into());
+    Ok((indexer, len))
+}
+
+/// What a quick look at a file (its header and length, not its checksum)
+/// says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileState {
+    Missing,
+    /// The header matches and the file has the length it announces.
+    Complete,
+    /// Why the file cannot be used.
+    Bad(String),
+}
+
+/// Checks the header and the length of a slice file (`dtc`: of its
+/// distance file) without reading the payload: a file cut in the middle,
+/// or one of another material, rule set or format version, is bad. The
+/// checksum is checked when the file is loaded.
+pub fn check(path: &Path, key: &str, board: &Board, m: Material, dtc: bool) -> FileState {
+    let mut f = match fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return FileState::Missing,
+        Err(e) => return FileState::Bad(format!("cannot read: {e}")),
+    };
+    let len = match f.metadata() {
+        Ok(md) => md.len(),
+        Err(e) => return FileState::Bad(format!("cannot read: {e}")),
+    };
+    let mut h = [0u8; HEADER];
+    if f.read_exact(&mut h).is_err() {
+        return FileState::Bad(format!("truncated: {len} bytes, no complete header"));
     }
-    let mut data = bytes;
-    data.drain(..HEADER);
-    Ok((indexer, data))
+    let (magic, plen): (&[u8; 8], fn(u64) -> usize) = if dtc {
+        (DTC_MAGIC, dtc_len)
+    } else {
+        (MAGIC, payload_len)
+    };
+    match check_header(&h, magic, key, board, m, plen) {
+        Ok((_, want)) if len == HEADER as u64 + want => FileState::Complete,
+        Ok((_, want)) => FileState::Bad(format!(
+            "truncated or padded: {} payload bytes, expected {want}",
+            len.saturating_sub(HEADER as u64)
+        )),
+        Err(e) => FileState::Bad(e),
+    }
 }

@@ -6,6 +6,8 @@
 //! - [`file`]: the slice files (header, checksum, 2 bits a position).
 //! - [`build`]: the generator (retrograde analysis).
 //! - [`verify`]: the consistency pass over built files.
+//! - [`place`]: the standard place, what a folder holds, the build on
+//!   first use; [`hub`]: the Hub parameters and what `init` does.
 //! - this module: materials, values, the lazily loaded database and the
 //!   process-wide database the search probes.
 //!
@@ -14,7 +16,9 @@
 
 pub mod build;
 pub mod file;
+pub mod hub;
 pub mod index;
+pub mod place;
 pub mod verify;
 
 use crate::draughts::{Bb, Bitboard, Position, Rules};
@@ -25,7 +29,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 /// The value of a position for the player to move.
@@ -338,7 +342,7 @@ impl Database {
                     Some(Arc::new(s))
                 }
                 Err(e) => {
-                    log::warn!("egdb: skipping {}: {e}", path.display());
+                    report_bad(&path, &e, "playing without it");
                     None
                 }
             }
@@ -364,7 +368,7 @@ impl Database {
                     Some(d)
                 }
                 Err(e) => {
-                    log::warn!("egdb: skipping {}: {e}", path.display());
+                    report_bad(&path, &e, "the slice plays without distances");
                     None
                 }
             }
@@ -428,6 +432,28 @@ impl Database {
     }
 }
 
+/// Who hears of a file that fails at load (a Hub session: an `error`
+/// line), besides the log.
+type Reporter = Arc<dyn Fn(String) + Send + Sync>;
+static REPORTER: RwLock<Option<Reporter>> = RwLock::new(None);
+
+/// Sets who hears of files that fail at load (`None`: the log only).
+pub fn set_reporter(r: Option<Reporter>) {
+    if let Ok(mut g) = REPORTER.write() {
+        *g = r;
+    }
+}
+
+/// A file that cannot be used: logged, and told to the reporter.
+fn report_bad(path: &Path, e: &str, what: &str) {
+    let msg = format!("egdb {}: {e}; {what}", path.display());
+    log::warn!("{msg}");
+    let r = REPORTER.read().ok().and_then(|g| g.clone());
+    if let Some(r) = r {
+        r(msg);
+    }
+}
+
 /// The process-wide database settings (Hub `egdb-path`, `egdb-pieces`).
 static LIMIT: AtomicU32 = AtomicU32::new(0);
 static ROOT: RwLock<Option<PathBuf>> = RwLock::new(None);
@@ -435,15 +461,29 @@ static ROOT: RwLock<Option<PathBuf>> = RwLock::new(None);
 static OPEN: RwLock<Vec<Arc<Database>>> = RwLock::new(Vec::new());
 
 /// Sets the database the search probes: its root directory and the most
-/// pieces to probe (0 turns probing off). Opened databases are dropped.
+/// pieces to probe (0 turns probing off). Opened databases are dropped
+/// (nothing changes when the settings are the same).
 pub fn configure(root: Option<PathBuf>, pieces: u32) {
     if let Ok(mut r) = ROOT.write() {
+        if *r == root && LIMIT.load(Ordering::Acquire) == pieces {
+            return;
+        }
         *r = root;
     }
+    GENERATION.fetch_add(1, Ordering::AcqRel);
     if let Ok(mut open) = OPEN.write() {
         open.clear();
     }
     LIMIT.store(pieces, Ordering::Release);
+}
+
+/// Counts the calls of [`configure`]: a search table filled before the
+/// last one holds scores the database now contradicts.
+static GENERATION: AtomicU64 = AtomicU64::new(0);
+
+/// The number of [`configure`] calls so far.
+pub fn generation() -> u64 {
+    GENERATION.load(Ordering::Acquire)
 }
 
 /// The current settings: root and piece limit.
@@ -556,45 +596,6 @@ pub fn probe_score<R: Rules>(
     Some(score(wdl, Material::of(pos), dtc, ply, eval))
 }
 
-/// The Hub parameter lines of the database settings (`hub` lists them).
-pub fn hub_params() -> Vec<String> {
-    let (root, pieces) = settings();
-    let path = root.map(|p| p.display().to_string()).unwrap_or_default();
-    vec![
-        format!("param name=egdb-path value=\"{path}\" type=string"),
-        format!(
-            "param name=egdb-pieces value={pieces} type=int min=0 max={}",
-            index::MAX_PIECES
-        ),
-    ]
-}
-
-/// Handles `set-param` for the database settings: `None` when `name` is
-/// not one of them, else the outcome (a bad value is an error).
-pub fn set_hub_param(name: &str, value: &str) -> Option<Result<(), String>> {
-    let (root, pieces) = settings();
-    match name.trim().to_ascii_lowercase().as_str() {
-        "egdb-path" => {
-            let v = value.trim().trim_matches('"');
-            let root = (!v.is_empty()).then(|| PathBuf::from(v));
-            configure(root, pieces);
-            Some(Ok(()))
-        }
-        "egdb-pieces" => Some(match value.trim().parse::<u32>() {
-            Ok(n) if n as usize <= index::MAX_PIECES => {
-                configure(root, n);
-                Ok(())
-            }
-            _ => Err(format!(
-                "bad value '{}' for egdb-pieces: expected a number from 0 (off) to {}",
-                value.chars().take(40).collect::<String>(),
-                index::MAX_PIECES
-            )),
-        }),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -613,13 +614,6 @@ mod tests {
         assert_eq!("1201".parse::<Material>().unwrap().to_string(), "1201");
         assert!("12a1".parse::<Material>().is_err());
         assert!("120".parse::<Material>().is_err());
-    }
-
-    #[test]
-    fn hub_params_parse_and_reject_bad_values() {
-        assert!(set_hub_param("threads", "1").is_none());
-        assert!(set_hub_param("egdb-pieces", "99").unwrap().is_err());
-        assert!(set_hub_param("egdb-pieces", "x").unwrap().is_err());
     }
 
     #[test]

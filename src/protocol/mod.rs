@@ -23,6 +23,7 @@ use crate::search::Limits;
 use crate::variant::{Options, Variant};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 
@@ -112,6 +113,10 @@ pub struct Controller<F: EngineFactory> {
     next_id: u64,
     /// The opening book parameters (`book`, `book-file`, ...).
     book: crate::book::Settings,
+    /// The endgame database settings (`egdb-path`, `egdb-pieces`).
+    egdb: crate::egdb::hub::HubEgdb,
+    /// `egdb::generation()` when the last search started.
+    egdb_generation: u64,
 }
 
 fn fresh_limits() -> Limits {
@@ -157,6 +162,33 @@ impl<F: EngineFactory> Controller<F> {
             events,
             running: None,
             next_id: 0,
+            egdb: crate::egdb::hub::HubEgdb::new(false),
+            egdb_generation: crate::egdb::generation(),
+        }
+    }
+
+    /// Uses the standard database place (`$SALTO_EGDB`, the user's data
+    /// folder) when no `egdb-path` is given, and builds the small
+    /// databases there on first use: the `salto hub` process.
+    pub fn with_standard_egdb(mut self) -> Self {
+        self.egdb = crate::egdb::hub::HubEgdb::new(true);
+        self
+    }
+
+    /// Sets the search's database up for the current options and says
+    /// what it found (`info egdb=...`, `error` for a bad file or path).
+    fn egdb_setup(&mut self) {
+        use crate::egdb::hub::Note;
+        let out = self.out.clone();
+        let line = |n: Note| match n {
+            Note::Info(m) => format!("info egdb=\"{}\"", reply::sanitize(&m)),
+            Note::Error(m) => reply::error(&m),
+        };
+        let sink: crate::egdb::hub::Sink = Arc::new(move |n| {
+            let _ = out.send(line(n));
+        });
+        for n in self.egdb.setup(&self.opts, sink) {
+            self.send(line(n));
         }
     }
 
@@ -375,6 +407,18 @@ impl<F: EngineFactory> Controller<F> {
     }
 
     fn go(&mut self, mode: GoMode) {
+        if self.egdb.needs_setup(&self.opts) {
+            self.egdb_setup();
+        }
+        // The database changed since the table was filled (set up again,
+        // or a background build completed): its scores are stale.
+        let generation = crate::egdb::generation();
+        if generation != self.egdb_generation {
+            self.egdb_generation = generation;
+            if let Some(e) = self.engine.as_mut() {
+                e.new_game();
+            }
+        }
         let ponder = mode == GoMode::Ponder;
         let limits = std::mem::replace(&mut self.limits, fresh_limits());
         let (out, finished) = (self.out.clone(), self.on_finish());
@@ -387,6 +431,7 @@ impl<F: EngineFactory> Controller<F> {
     /// `init`: the table asked for is allocated on a job thread, and
     /// `ready` comes when it is there (`ping` is answered meanwhile).
     fn init(&mut self) {
+        self.egdb_setup();
         let (out, finished) = (self.out.clone(), self.on_finish());
         match self.engine.as_mut() {
             Some(e) => {
@@ -491,7 +536,7 @@ impl<F: EngineFactory> Controller<F> {
             self.search_algorithm,
             Algorithm::names()
         ));
-        lines.extend(crate::egdb::hub_params());
+        lines.extend(self.egdb.params());
         lines.extend(self.book.hub_params());
         lines.push("wait".into());
         for l in lines {
@@ -501,7 +546,7 @@ impl<F: EngineFactory> Controller<F> {
 
     fn set_param(&mut self, name: &str, value: &str) -> Result<(), ParseError> {
         let lname = name.trim().to_ascii_lowercase();
-        if let Some(r) = crate::egdb::set_hub_param(&lname, value) {
+        if let Some(r) = self.egdb.set_param(&lname, value) {
             return r.map_err(ParseError);
         }
         if let Some(r) = self.book.set_hub_param(&lname, value) {
@@ -747,7 +792,7 @@ pub fn run_hub() -> ExitCode {
     let (etx, erx) = channel();
     spawn_reader(std::io::stdin(), etx.clone());
     {
-        let mut c = Controller::new(DispatchFactory, out, etx);
+        let mut c = Controller::new(DispatchFactory, out, etx).with_standard_egdb();
         c.run(erx);
     }
     let _ = writer.join();

@@ -7,6 +7,7 @@ use std::process::Command;
 /// Runs salto with `args`: (success, stdout, stderr).
 pub fn salto(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_salto"))
+        .env("SALTO_EGDB", "off")
         .args(args)
         .output()
         .expect("run salto");

@@ -14,6 +14,7 @@ pub fn engine(depth: u32) -> String {
 /// the port it printed.
 pub fn follower(depth: u32, extra: &[&str]) -> (Child, u16) {
     let mut child = Command::new(SALTO)
+        .env("SALTO_EGDB", "off")
         .args(["dxp", "--listen", "0", "--engine", &engine(depth)])
         .args(extra)
         .stdout(Stdio::piped())

@@ -45,6 +45,7 @@ impl Salto {
 
     fn start_program(program: &str, args: &[&str]) -> Self {
         let mut child = Command::new(program)
+            .env("SALTO_EGDB", "off")
             .args(args)
             .env_remove("RUST_LOG")
             .stdin(Stdio::piped())
