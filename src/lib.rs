@@ -7,6 +7,7 @@ pub mod cli;
 pub mod draughts;
 pub mod dxp;
 pub mod egdb;
+pub mod fsutil;
 pub mod game;
 pub mod gui;
 pub mod learn;

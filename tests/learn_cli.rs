@@ -250,3 +250,105 @@ fn chinese_data_trains_term_weights_the_engine_loads() {
     assert!(!ok && err.contains("29-byte"), "{err}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// The games a datagen progress file records as written (0 without one).
+fn games_done(progress: &Path) -> u64 {
+    std::fs::read_to_string(progress)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| v["games_done"].as_u64())
+        .unwrap_or(0)
+}
+
+#[test]
+fn datagen_killed_and_resumed_writes_the_uninterrupted_file() {
+    let d = temp_dir("resume");
+    let opts = [
+        "--variant",
+        "english",
+        "--games",
+        "24",
+        "--nodes",
+        "2000",
+        "--seed",
+        "9",
+        "--max-plies",
+        "160",
+    ];
+    let whole = d.join("whole.bin");
+    let mut args: Vec<String> = vec!["datagen".into()];
+    args.extend(opts.iter().map(|a| a.to_string()));
+    args.extend(["--out".into(), s(&whole)]);
+    let a: Vec<&str> = args.iter().map(|x| x.as_str()).collect();
+    let (ok, _, err) = salto(&a);
+    assert!(ok, "{err}");
+    let expected = std::fs::read(&whole).expect("the data file");
+
+    let out = d.join("resumed.bin");
+    let progress = d.join("resumed.bin.progress");
+    let mut args: Vec<String> = vec!["datagen".into()];
+    args.extend(opts.iter().map(|a| a.to_string()));
+    args.extend(["--out".into(), s(&out), "--resume".into()]);
+    // Killed (SIGKILL) after some batches and a delay that falls in the
+    // middle of the next one; then once more; then to the end.
+    let mut kills = Vec::new();
+    for delay in [30u64, 170] {
+        let before = games_done(&progress);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_salto"))
+            .args(&args)
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("salto datagen starts");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        while games_done(&progress) <= before && std::time::Instant::now() < deadline {
+            if child.try_wait().ok().flatten().is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(delay));
+        if child.try_wait().ok().flatten().is_none() {
+            child.kill().expect("SIGKILL");
+            let _ = child.wait();
+            kills.push(games_done(&progress));
+        }
+    }
+    assert!(
+        kills.iter().any(|&k| k > 0 && k < 24),
+        "no kill in the middle of the run: {kills:?}"
+    );
+    let a: Vec<&str> = args.iter().map(|x| x.as_str()).collect();
+    let (ok, _, err) = salto(&a);
+    assert!(ok, "{err}");
+    assert!(err.contains("resuming"), "{err}");
+    assert!(
+        std::fs::read(&out).ok() == Some(expected.clone()),
+        "killed after {kills:?} games: the resumed file differs from the uninterrupted one"
+    );
+    // Other options do not take the progress file.
+    let mut other = args.clone();
+    let at = other.iter().position(|a| a == "--seed").expect("--seed") + 1;
+    other[at] = "10".into();
+    let a: Vec<&str> = other.iter().map(|x| x.as_str()).collect();
+    let (ok, _, err) = salto(&a);
+    assert!(!ok);
+    assert!(err.contains("another run"), "{err}");
+
+    // A file cut in the middle of a record is refused by train, never read.
+    let cut = d.join("cut.bin");
+    std::fs::write(&cut, &expected[..expected.len() - 3]).expect("write");
+    let (ok, _, err) = salto(&[
+        "train",
+        "--variant",
+        "english",
+        "--data",
+        &s(&cut),
+        "--out",
+        &s(&d.join("w.bin")),
+        "--epochs",
+        "1",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("not a whole number"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}

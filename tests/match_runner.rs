@@ -99,6 +99,14 @@ fn engine_over_its_clock_loses_on_time() {
     assert_eq!(s.games, 2);
     assert_eq!(s.points, vec![0.0, 2.0]);
     assert_eq!(failures(&s, 0, EndKind::Flag), 2);
+    // Counted in the summary, text and JSON.
+    assert_eq!(s.time_forfeits(), 2);
+    let report = s.report();
+    assert!(report.contains("Time forfeits: 2 ("), "{report}");
+    let json: serde_json::Value = serde_json::from_str(&s.json()).expect("JSON");
+    assert_eq!(json["time_forfeits"], 2, "{json}");
+    assert_eq!(json["engines"][0]["time_forfeits"], 2, "{json}");
+    assert_eq!(json["engines"][1]["time_forfeits"], 0, "{json}");
 }
 
 #[test]

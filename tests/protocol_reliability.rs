@@ -149,3 +149,47 @@ fn a_table_that_cannot_be_had_is_an_error_and_a_smaller_table_is_kept() {
     legal_after(salto::Variant::International, &[], &m).expect("a legal move");
     assert_eq!(s.stderr(), "");
 }
+
+#[test]
+fn a_thousand_eval_file_switches_keep_the_resident_memory_flat() {
+    // Two weight files for international: the shipped one and a copy with
+    // one weight changed (different contents, so neither is the other).
+    let dir = std::env::temp_dir().join(format!("salto-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let a = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/international.bin");
+    let mut w = salto::draughts::weights::Weights::load(&a).expect("the shipped weights load");
+    w.pattern[0] = w.pattern[0].wrapping_add(1);
+    let b = dir.join("international-changed.bin");
+    std::fs::write(&b, w.to_bytes()).expect("the changed copy is written");
+    let files = [a.display().to_string(), b.display().to_string()];
+
+    let mut s = Salto::start();
+    s.handshake();
+    s.send("set-param name=hash value=1");
+    let switch = |s: &mut Salto, i: usize| {
+        s.send(&format!("set-param name=eval-file value={}", files[i % 2]));
+        s.send("init");
+        assert_eq!(s.expect("ready"), "ready", "switch {i}");
+        if i.is_multiple_of(100) {
+            s.send("pos start");
+            s.send("level depth=2");
+            s.send("go think");
+            let m = done_move(&s.expect("done"));
+            legal_after(salto::Variant::International, &[], &m).expect("a legal move");
+        }
+    };
+    // The level after the first switch to each file.
+    switch(&mut s, 0);
+    switch(&mut s, 1);
+    let first = s.rss_kib().expect("VmRSS");
+    for i in 2..1000 {
+        switch(&mut s, i);
+    }
+    let last = s.rss_kib().expect("VmRSS");
+    assert!(
+        last * 10 <= first * 11,
+        "1,000 eval-file switches: {first} KiB resident after the first, {last} KiB after the last"
+    );
+    assert_eq!(s.stderr(), "");
+    let _ = std::fs::remove_dir_all(&dir);
+}

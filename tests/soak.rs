@@ -12,13 +12,17 @@
 //!   `new-game` and variant switches; every `done` move (and ponder move)
 //!   is checked legal, and the engine's resident memory (VmRSS) must stay
 //!   within the table size plus a fixed margin.
+//! - `soak_timed`: a host driving one session for `SOAK_MINUTES` (default
+//!   120) with variant, option, evaluation and table switches and searches
+//!   started and stopped; memory sampled every minute, its slope, errors
+//!   and the longest `stop` reported (docs/reliability.md, "Timed soak").
 //! - `ping_latency`: how long `pong` takes while the engine allocates a
 //!   large table at `init`, searches, ponders and empties its table.
 
 mod protocol_util;
 
 use protocol_util::*;
-use salto::variant::Options;
+use salto::variant::{Options, Variant};
 use std::time::{Duration, Instant};
 
 /// The table the soak asks for, MiB.
@@ -210,6 +214,183 @@ fn soak() {
         max_ping.as_secs_f64() * 1000.0
     );
     assert_eq!(s.stderr(), "");
+    s.send("quit");
+    assert!(s.wait(10_000).success());
+}
+
+/// The least-squares slope of `(hours, KiB)` samples, KiB an hour.
+fn slope(samples: &[(f64, u64)]) -> f64 {
+    let n = samples.len() as f64;
+    if samples.len() < 2 {
+        return 0.0;
+    }
+    let mx = samples.iter().map(|s| s.0).sum::<f64>() / n;
+    let my = samples.iter().map(|s| s.1 as f64).sum::<f64>() / n;
+    let sxy: f64 = samples.iter().map(|s| (s.0 - mx) * (s.1 as f64 - my)).sum();
+    let sxx: f64 = samples.iter().map(|s| (s.0 - mx).powi(2)).sum();
+    if sxx == 0.0 { 0.0 } else { sxy / sxx }
+}
+
+/// Sends `stop` and returns the `done` line and how long it took.
+fn timed_stop(s: &mut Salto) -> (String, Duration) {
+    let t = Instant::now();
+    s.send("stop");
+    let done = s.expect("done");
+    (done, t.elapsed())
+}
+
+/// The evaluations a host may switch to in `v`: default, hand, and the
+/// shipped weights file (the same weights as the default, loaded again).
+fn eval_params(v: Variant) -> Vec<(&'static str, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights");
+    let mut out = vec![
+        ("eval", "default".to_string()),
+        ("eval", "hand".to_string()),
+    ];
+    for f in [format!("{v}.bin"), format!("{v}.txt")] {
+        let p = dir.join(f);
+        if p.exists() {
+            out.push(("eval-file", p.display().to_string()));
+        }
+    }
+    out
+}
+
+/// A host that runs for `SOAK_MINUTES` (default 120): variant and option
+/// switches, evaluation switches (`eval`, `eval-file`), `hash` changes with
+/// `init`, searches started and stopped, positions from random games.
+/// Resident memory is sampled every `SOAK_SAMPLE_SECS` (default 60); the
+/// report gives its slope, the errors (none allowed: every input is
+/// valid) and the longest `stop` to `done`. Fails when the memory grows by
+/// more than 10% from the first sample to the last or a `stop` takes more
+/// than `SOAK_MAX_STOP_MS` (default 100).
+#[test]
+#[ignore]
+fn soak_timed() {
+    let minutes = env_usize("SOAK_MINUTES", 120) as u64;
+    let every = Duration::from_secs(env_usize("SOAK_SAMPLE_SECS", 60) as u64);
+    let max_stop_ms = env_usize("SOAK_MAX_STOP_MS", 100) as u128;
+    let configs = configs();
+    let mut s = Salto::start();
+    s.handshake();
+    s.send("set-param name=hash value=16");
+    s.send("init");
+    assert_eq!(s.expect("ready"), "ready");
+    let mut rng = Rng(0x5A17_0038);
+    let mut cfg = &configs[0];
+    let started = Instant::now();
+    let end = started + Duration::from_secs(60 * minutes);
+    let mut next_sample = started;
+    let mut samples: Vec<(f64, u64)> = Vec::new();
+    let (mut searches, mut switches, mut evals) = (0u64, 0u64, 0u64);
+    let mut max_stop = Duration::ZERO;
+    while Instant::now() < end {
+        if Instant::now() >= next_sample {
+            let rss = s.rss_kib().expect("VmRSS");
+            let h = started.elapsed().as_secs_f64() / 3600.0;
+            samples.push((h, rss));
+            eprintln!(
+                "{:.0} min: {searches} searches, {switches} switches, {evals} eval switches, VmRSS {rss} KiB, max stop {:.1} ms",
+                h * 60.0,
+                max_stop.as_secs_f64() * 1000.0
+            );
+            next_sample += every;
+        }
+        match rng.below(20) {
+            // A variant or option switch.
+            0 => {
+                cfg = &configs[rng.below(configs.len() as u64) as usize];
+                for (k, v) in &cfg.params {
+                    s.send(&format!("set-param name={k} value={v}"));
+                }
+                s.send("new-game");
+                for l in s.sync() {
+                    assert!(l.contains("not valid under the new rules"), "{l}");
+                }
+                switches += 1;
+            }
+            // An evaluation switch.
+            1 | 2 => {
+                let choices = eval_params(cfg.opts.variant);
+                let (k, v) = &choices[rng.below(choices.len() as u64) as usize];
+                s.send(&format!("set-param name={k} value={v}"));
+                s.send("init");
+                assert_eq!(s.expect("ready"), "ready", "{k}={v}");
+                evals += 1;
+            }
+            // Another table size.
+            3 if rng.below(10) == 0 => {
+                s.send(&format!("set-param name=hash value={}", 1 << rng.below(6)));
+                s.send("init");
+                assert_eq!(s.expect("ready"), "ready");
+            }
+            _ => {
+                let moves = random_game(&cfg.opts, rng.next(), rng.below(60) as usize);
+                s.send(&format!("pos start moves=\"{}\"", moves.join(" ")));
+                let done = match rng.below(4) {
+                    0 => {
+                        s.send(&format!(
+                            "level nodes={} move-time=0.2",
+                            100 + rng.below(5000)
+                        ));
+                        s.send("go think");
+                        s.expect("done")
+                    }
+                    1 => {
+                        s.send("level move-time=10");
+                        s.send("go think");
+                        std::thread::sleep(Duration::from_millis(rng.below(50)));
+                        let (done, t) = timed_stop(&mut s);
+                        max_stop = max_stop.max(t);
+                        done
+                    }
+                    2 => {
+                        s.send("level move-time=0.05");
+                        s.send("go ponder");
+                        std::thread::sleep(Duration::from_millis(rng.below(30)));
+                        if rng.below(2) == 0 {
+                            s.send("ponder-hit");
+                            s.expect("done")
+                        } else {
+                            let (done, t) = timed_stop(&mut s);
+                            max_stop = max_stop.max(t);
+                            done
+                        }
+                    }
+                    _ => {
+                        s.send("level infinite");
+                        s.send("go analyze");
+                        std::thread::sleep(Duration::from_millis(rng.below(50)));
+                        let (done, t) = timed_stop(&mut s);
+                        max_stop = max_stop.max(t);
+                        done
+                    }
+                };
+                if let Err(e) = legal_done(&cfg.opts, &moves, &done) {
+                    panic!("search {searches} ({:?}): {e}", cfg.params);
+                }
+                searches += 1;
+            }
+        }
+    }
+    let rss = s.rss_kib().expect("VmRSS");
+    samples.push((started.elapsed().as_secs_f64() / 3600.0, rss));
+    let (first, last) = (samples[0].1, rss);
+    let per_hour = slope(&samples[1.min(samples.len() - 1)..]);
+    eprintln!(
+        "soak_timed: {minutes} min, {searches} searches, {switches} switches, {evals} eval switches; VmRSS first {first} KiB, last {last} KiB, slope {per_hour:.0} KiB/h over {} samples; errors 0; max stop to done {:.1} ms",
+        samples.len(),
+        max_stop.as_secs_f64() * 1000.0
+    );
+    assert_eq!(s.stderr(), "");
+    assert!(
+        last * 10 <= first * 11,
+        "VmRSS grew from {first} to {last} KiB"
+    );
+    assert!(
+        max_stop.as_millis() <= max_stop_ms,
+        "a stop took {max_stop:?}"
+    );
     s.send("quit");
     assert!(s.wait(10_000).success());
 }

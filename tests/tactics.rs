@@ -9,7 +9,8 @@
 //! a depth-14 search wins at least 1.5 men more than a 2-ply search sees,
 //! and the second-best move (multi-PV) is at least a man worse, so that the
 //! solution is unique. Each kept position is listed below with the move
-//! and what the deep search gave.
+//! and what the deep search gave. The generator fails when it finds fewer
+//! than 20 positions or prints a FEN or move that does not read back.
 
 use salto::draughts::InternationalGame;
 use salto::game::{Game, MoveList, zobrist};
@@ -166,9 +167,16 @@ fn tactics_find() {
             continue;
         }
         found += 1;
+        // What is printed is what the table needs: the FEN reads back and
+        // prints the same, the move reads back as the move found.
+        let fen = g.format_fen(&pos);
+        let back = g.parse_fen(&fen).expect("the printed FEN reads back");
+        assert_eq!(g.format_fen(&back), fen);
+        let text = g.format_move(&pos, best);
+        assert_eq!(g.parse_move(&back, &text).ok(), Some(best), "{fen} {text}");
         println!(
             "(\"{}\", \"{}\", \"shot\"), // d12 score {} d2 score {} second {}",
-            g.format_fen(&pos),
+            fen,
             g.format_move(&pos, best),
             deep.score,
             shallow.score,
@@ -178,6 +186,7 @@ fn tactics_find() {
             break;
         }
     }
+    assert_eq!(found, 20, "only {found} positions in 100,000 seeds");
 }
 
 fn best_is_capture<G: Game>(g: &G, pos: &G::Position, m: G::Move) -> bool {

@@ -11,6 +11,7 @@ use crate::variant::Variant;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -46,9 +47,35 @@ pub struct DatagenArgs {
     /// Hash table per game, MiB.
     #[arg(long, default_value_t = 4)]
     pub hash: usize,
-    /// The output file (overwritten).
+    /// The output file (overwritten, unless --resume continues it).
     #[arg(long)]
     pub out: PathBuf,
+    /// Continue the run that wrote --out (same command), from the games its
+    /// progress file (`OUT.progress`) records as written; without that file,
+    /// start afresh.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+/// `OUT.progress`: how much of the output a run has written and synced,
+/// rewritten (atomically) after each batch. Bytes past `bytes` (a batch cut
+/// by a kill, perhaps in the middle of a record) are not data: a resume
+/// cuts them off and plays their games again.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Progress {
+    datagen: u32,
+    /// A hash of the run's options (game, search, seed, shard).
+    fingerprint: String,
+    games_done: u64,
+    positions: u64,
+    bytes: u64,
+}
+
+/// The progress file of the output `out`.
+pub fn progress_path(out: &std::path::Path) -> PathBuf {
+    let mut p = out.as_os_str().to_owned();
+    p.push(".progress");
+    PathBuf::from(p)
 }
 
 /// `K/N` with `1 <= K <= N`.
@@ -67,6 +94,9 @@ struct Run {
     cfg: Config,
     threads: usize,
     out: PathBuf,
+    resume: bool,
+    /// [`Progress::fingerprint`].
+    fingerprint: String,
 }
 
 impl Run {
@@ -75,10 +105,10 @@ impl Run {
     /// their count), with a progress bar.
     fn write(&self, encode: &(dyn Fn(u64) -> (Vec<u8>, u64) + Sync)) -> Result<(), String> {
         let range = self.cfg.range();
-        let file = std::fs::File::create(&self.out)
-            .map_err(|e| format!("cannot create {}: {e}", self.out.display()))?;
-        let mut file = std::io::BufWriter::new(file);
+        let (mut file, mut progress) = self.open()?;
+        let cannot = |e: std::io::Error| format!("cannot write {}: {e}", self.out.display());
         let bar = ProgressBar::new(range.end - range.start);
+        bar.set_position(progress.games_done);
         bar.set_style(
             ProgressStyle::with_template(
                 "{elapsed_precise} [{bar:30}] {pos}/{len} games, {msg}, {per_sec}, eta {eta}",
@@ -91,10 +121,10 @@ impl Run {
             .build()
             .map_err(|e| e.to_string())?;
         let t0 = std::time::Instant::now();
-        let mut positions = 0u64;
+        let mut positions = progress.positions;
         // Batches of games in parallel, written in game order.
         let batch = 4 * self.threads as u64;
-        let mut start = range.start;
+        let mut start = range.start + progress.games_done;
         while start < range.end {
             let end = (start + batch).min(range.end);
             let parts: Vec<(Vec<u8>, u64)> = pool.install(|| {
@@ -108,10 +138,15 @@ impl Run {
                     .collect()
             });
             for (bytes, n) in parts {
-                file.write_all(&bytes)
-                    .map_err(|e| format!("cannot write {}: {e}", self.out.display()))?;
+                file.write_all(&bytes).map_err(cannot)?;
+                progress.bytes += bytes.len() as u64;
                 positions += n;
             }
+            // The batch is on the disk before the progress file says so.
+            file.sync_data().map_err(cannot)?;
+            progress.games_done = end - range.start;
+            progress.positions = positions;
+            self.save(&progress)?;
             let secs = t0.elapsed().as_secs_f64().max(1e-9);
             bar.set_message(format!(
                 "{positions} positions ({:.0}/s)",
@@ -119,8 +154,6 @@ impl Run {
             ));
             start = end;
         }
-        file.flush()
-            .map_err(|e| format!("cannot write {}: {e}", self.out.display()))?;
         bar.finish();
         errln!(
             "datagen: {} games, {positions} positions in {:.1} s, written to {}",
@@ -129,6 +162,69 @@ impl Run {
             self.out.display()
         );
         Ok(())
+    }
+}
+
+impl Run {
+    /// The output file, open at its end, and what it holds: a resumed run's
+    /// file cut back to what its progress file confirms, or a new one.
+    fn open(&self) -> Result<(std::fs::File, Progress), String> {
+        let out = self.out.display();
+        let cannot = |e: std::io::Error| format!("cannot write {out}: {e}");
+        let path = progress_path(&self.out);
+        if self.resume && path.exists() {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let p: Progress = serde_json::from_str(&text)
+                .map_err(|e| format!("{} is not a datagen progress file: {e}", path.display()))?;
+            if p.fingerprint != self.fingerprint {
+                return Err(format!(
+                    "{} is of another run (other options): give the same options, or leave out --resume to start afresh",
+                    path.display()
+                ));
+            }
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&self.out)
+                .map_err(|e| format!("cannot open {out} to resume it: {e}"))?;
+            let len = file.metadata().map_err(cannot)?.len();
+            if len < p.bytes {
+                return Err(format!(
+                    "{out} has {len} bytes, fewer than the {} its progress file confirms: it was changed since; leave out --resume to start afresh",
+                    p.bytes
+                ));
+            }
+            // What was written after the last confirmed batch is not data.
+            file.set_len(p.bytes).map_err(cannot)?;
+            use std::io::Seek;
+            file.seek(std::io::SeekFrom::End(0)).map_err(cannot)?;
+            if p.games_done > 0 {
+                errln!(
+                    "datagen: resuming {out} after {} games ({} positions)",
+                    p.games_done,
+                    p.positions
+                );
+            }
+            return Ok((file, p));
+        }
+        let file =
+            std::fs::File::create(&self.out).map_err(|e| format!("cannot create {out}: {e}"))?;
+        let p = Progress {
+            datagen: 1,
+            fingerprint: self.fingerprint.clone(),
+            games_done: 0,
+            positions: 0,
+            bytes: 0,
+        };
+        self.save(&p)?;
+        Ok((file, p))
+    }
+
+    fn save(&self, p: &Progress) -> Result<(), String> {
+        let path = progress_path(&self.out);
+        let text = serde_json::to_string(p).map_err(|e| e.to_string())?;
+        crate::fsutil::write_atomic(&path, format!("{text}\n").as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 }
 
@@ -170,10 +266,13 @@ pub fn run(args: DatagenArgs) -> ExitCode {
         max_plies: args.max_plies,
         hash_mib: args.hash.clamp(1, 4096),
     };
+    let fingerprint = crate::tournament::journal::fingerprint(&format!("{:?}|{cfg:?}", args.game));
     let run = Run {
         cfg,
         threads: args.threads,
         out: args.out,
+        resume: args.resume,
+        fingerprint,
     };
     if opts.variant == Variant::Chinese {
         let game = match Chinese::new(opts.chinese()) {

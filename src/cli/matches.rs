@@ -118,6 +118,11 @@ pub struct MatchArgs {
     /// Write the games to this PDN file.
     #[arg(long, value_name = "FILE")]
     pub pdn: Option<PathBuf>,
+    /// Keep a journal of the finished games in this file and, when it exists, resume the match
+    /// it holds: only the games it lacks are played (run the same command again after a kill).
+    /// Needs --seed.
+    #[arg(long, value_name = "FILE", requires = "seed")]
+    pub resume: Option<PathBuf>,
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     pub json: bool,
@@ -278,6 +283,7 @@ fn config(a: &MatchArgs, opts: &Options) -> Result<MatchConfig, String> {
         openings,
         concurrency: a.concurrency.max(1),
         pdn: a.pdn.clone(),
+        resume: a.resume.clone(),
         event: a.event.clone(),
         site: a.site.clone(),
         seed,
@@ -324,7 +330,7 @@ fn merge(m: MergeArgs) -> ExitCode {
                 Err(e) => return fail(e),
             }
         }
-        if let Err(e) = std::fs::write(out, merge_pdn(&pdns)) {
+        if let Err(e) = crate::fsutil::write_atomic(out, merge_pdn(&pdns).as_bytes()) {
             return fail(format!("cannot write {}: {e}", out.display()));
         }
     }

@@ -164,7 +164,7 @@ impl RulesVisitor for Run {
                 t.w[2 * layout.entries + 2 * k + 1]
             );
         }
-        std::fs::write(&a.out, w.to_bytes())
+        crate::fsutil::write_atomic(&a.out, &w.to_bytes())
             .map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
         errln!("train: wrote {}", a.out.display());
         Ok(())
@@ -212,7 +212,8 @@ fn train_chinese(a: &TrainArgs) -> Result<(), String> {
         samples.len(),
         format_weights(&f.weights)
     );
-    std::fs::write(&a.out, text).map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
+    crate::fsutil::write_atomic(&a.out, text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
     errln!("train: wrote {}", a.out.display());
     Ok(())
 }

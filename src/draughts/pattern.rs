@@ -627,7 +627,7 @@ fn fold<R: Rules>(w: &Weights) -> Option<Vec<i64>> {
 
 /// The compiled weights of `w` for rule set `R`, built on first use and
 /// kept for the life of the program (weights are `'static`: embedded, or
-/// loaded once and kept).
+/// loaded and kept once per content by [`super::weights::intern`]).
 pub fn compile<R: Rules>(w: &'static Weights) -> &'static Compiled {
     use std::any::TypeId;
     use std::sync::{Mutex, OnceLock};

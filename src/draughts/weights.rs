@@ -190,7 +190,8 @@ pub enum EvalChoice {
     Default,
     /// The hand evaluation (docs/evaluation.md).
     Hand,
-    /// Weights loaded from a file (kept for the life of the program).
+    /// Weights loaded from a file ([`intern`]: one copy per distinct
+    /// content, kept for the life of the program).
     File(&'static Weights),
     /// Chinese checkers: term weights loaded from a file
     /// (`weights/chinese.txt`'s form).
@@ -221,6 +222,32 @@ impl EvalChoice {
             },
         }
     }
+}
+
+/// The one copy of weights equal to `w` that the program keeps: the first
+/// time a content is seen it is kept for the life of the program, every
+/// later load of equal weights returns that copy and frees its own.
+///
+/// A [`super::Draughts`] game is `Copy` and holds its compiled weights by a
+/// plain `&'static` reference (one load per evaluation, no count to keep),
+/// so weights can never be freed once a game may hold them. Interning
+/// bounds what is kept by the number of distinct weight sets a process
+/// loads, not by the number of loads: a host that switches `eval-file`
+/// back and forth keeps each file once ([`super::pattern::compile`] keys
+/// its compiled tables by this copy's address, so they are built once too).
+pub fn intern(w: Weights) -> &'static Weights {
+    use std::sync::Mutex;
+    static KEPT: Mutex<Vec<&'static Weights>> = Mutex::new(Vec::new());
+    let mut kept = match KEPT.lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    if let Some(&k) = kept.iter().find(|k| ***k == w) {
+        return k;
+    }
+    let k: &'static Weights = Box::leak(Box::new(w));
+    kept.push(k);
+    k
 }
 
 /// The trained weights shipped in the binary for rule set `R`, if any

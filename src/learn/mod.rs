@@ -93,5 +93,5 @@ pub fn parse_eval(variant: Variant, name: &str, value: &str) -> Result<EvalChoic
         }
     }
     dispatch_rules(&Options::new(variant), Check(&w))??;
-    Ok(EvalChoice::File(Box::leak(Box::new(w))))
+    Ok(EvalChoice::File(crate::draughts::weights::intern(w)))
 }

@@ -7,8 +7,10 @@
 //! - [`runner`]: the schedule, the workers, the summary.
 //! - [`stats`]: Elo, interval, LOS, SPRT (trinomial and pentanomial).
 //! - [`pdn`]: the games as PDN.
+//! - [`journal`]: the games written as they end, for `--resume`.
 
 pub mod engine;
+pub mod journal;
 pub mod openings;
 pub mod pdn;
 pub mod play;

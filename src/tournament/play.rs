@@ -235,6 +235,29 @@ impl EndKind {
             EndKind::Unterminated => "unterminated",
         }
     }
+
+    /// Every ending, in declaration order.
+    pub const ALL: [EndKind; 14] = [
+        EndKind::Rules,
+        EndKind::DrawRule,
+        EndKind::Repetition,
+        EndKind::Adjudicated,
+        EndKind::MaxPlies,
+        EndKind::Illegal,
+        EndKind::Flag,
+        EndKind::Hung,
+        EndKind::Crash,
+        EndKind::StartFailed,
+        EndKind::EngineError,
+        EndKind::Aborted,
+        EndKind::Interrupted,
+        EndKind::Unterminated,
+    ];
+
+    /// The ending [`EndKind::name`] names.
+    pub fn from_name(name: &str) -> Option<EndKind> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
 }
 
 /// A finished game.

@@ -6,6 +6,7 @@
 //! serialises to JSON and back, so that shards' summaries can be merged.
 
 use super::engine::EngineSpec;
+use super::journal::{Entry, Header, Journal, fingerprint};
 use super::openings::{Book, RandomOpenings, parse_openings};
 use super::pdn::{PdnHeader, today, write_game};
 use super::play::{EndKind, EngineSlot, GameRecord, RefereeConfig, play_game};
@@ -173,6 +174,9 @@ pub struct MatchConfig {
     pub openings: OpeningChoice,
     pub concurrency: usize,
     pub pdn: Option<PathBuf>,
+    /// The journal (`--resume FILE`): the games it holds are counted, not
+    /// played again; every game counted is added to it as it ends.
+    pub resume: Option<PathBuf>,
     /// The PDN Event and Site tags.
     pub event: String,
     pub site: String,
@@ -241,6 +245,11 @@ pub struct MatchSummary {
     pub seed: u64,
     /// The slice this summary covers (`None`: all of it, or merged).
     pub shard: Option<Shard>,
+}
+
+/// `{"error":"MESSAGE"}`, the message escaped as JSON.
+pub fn error_json(message: &str) -> String {
+    serde_json::json!({ "error": message }).to_string()
 }
 
 fn fmt_elo(x: f64) -> String {
@@ -333,6 +342,8 @@ struct EngineJson<'a> {
     field_elo_low: Num,
     field_elo_high: Num,
     failures: &'a BTreeMap<String, u64>,
+    /// Games this engine lost on time (also under `failures`).
+    time_forfeits: u64,
 }
 
 #[derive(Serialize)]
@@ -420,6 +431,8 @@ struct ReportJson<'a> {
     games: u64,
     aborted: u64,
     interrupted: u64,
+    /// Games lost on time, all engines.
+    time_forfeits: u64,
     seed: u64,
     elapsed: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -607,6 +620,22 @@ impl MatchSummary {
         Ok(())
     }
 
+    /// The games engine `e` lost on time.
+    pub fn time_forfeits_of(&self, e: usize) -> u64 {
+        self.failures
+            .get(e)
+            .and_then(|f| f.get(EndKind::Flag.name()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The games lost on time, all engines.
+    pub fn time_forfeits(&self) -> u64 {
+        (0..self.engines.len())
+            .map(|e| self.time_forfeits_of(e))
+            .sum()
+    }
+
     /// The one-line progress report.
     pub fn progress_line(&self, total: u64) -> String {
         let mut line = format!("games {}/{}", self.games + self.aborted, total);
@@ -764,6 +793,14 @@ impl MatchSummary {
         }
         let ends: Vec<String> = self.ends.iter().map(|(k, v)| format!("{k} {v}")).collect();
         s.push_str(&format!("Endings: {}\n", ends.join(", ")));
+        let by_engine: Vec<String> = (0..self.engines.len())
+            .map(|e| format!("{} {}", self.engines[e], self.time_forfeits_of(e)))
+            .collect();
+        s.push_str(&format!(
+            "Time forfeits: {} ({})\n",
+            self.time_forfeits(),
+            by_engine.join(", ")
+        ));
         s
     }
 
@@ -906,6 +943,7 @@ impl MatchSummary {
                     field_elo_low: f.elo_low,
                     field_elo_high: f.elo_high,
                     failures: &self.failures[i],
+                    time_forfeits: self.time_forfeits_of(i),
                 }
             })
             .collect();
@@ -981,6 +1019,7 @@ impl MatchSummary {
             games: self.games,
             aborted: self.aborted,
             interrupted: self.interrupted,
+            time_forfeits: self.time_forfeits(),
             seed: self.seed,
             elapsed: (self.elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
             shard: self.shard,
@@ -996,7 +1035,7 @@ impl MatchSummary {
             endings: &self.ends,
             state: self,
         };
-        serde_json::to_string(&report).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+        serde_json::to_string(&report).unwrap_or_else(|e| error_json(&e.to_string()))
     }
 
     /// Every table has a row per engine and a column per engine or seat.
@@ -1065,19 +1104,60 @@ pub fn run_match<G: Game>(game: G, cfg: &MatchConfig) -> Result<MatchSummary, St
         )),
     };
     let book = Mutex::new(book);
+    let mut games = schedule.games_of(cfg.shard);
+    let total = games.len() as u64;
+    let mut summary = MatchSummary::new(&game, cfg);
+    // The games of an earlier run of the same match: counted, not played.
+    let (mut journal, resumed) = match &cfg.resume {
+        Some(p) => {
+            let (j, entries) = Journal::open(p, &journal_header(&game, cfg))?;
+            (Some(j), entries)
+        }
+        None => (None, Vec::new()),
+    };
+    let mut finished = std::collections::BTreeSet::new();
+    for e in &resumed {
+        if games.binary_search(&e.game).is_err() {
+            return Err(format!(
+                "the journal holds game {}, which this match does not play",
+                e.game + 1
+            ));
+        }
+        summary.add(e.game, &e.record()?);
+        finished.insert(e.game);
+    }
+    games.retain(|g| !finished.contains(g));
+    if summary
+        .sprt
+        .as_ref()
+        .is_some_and(|s| s.decision != SprtDecision::Continue)
+    {
+        games.clear();
+    }
+    // A resumed match's PDN file is written again from the journal (a game
+    // cut in the middle by the kill goes), then appended to.
     let mut pdn = match &cfg.pdn {
-        Some(p) => Some(
-            std::fs::File::create(p)
-                .map_err(|e| format!("cannot write the PDN file {}: {e}", p.display()))?,
-        ),
+        Some(p) => {
+            let cannot =
+                |e: std::io::Error| format!("cannot write the PDN file {}: {e}", p.display());
+            if cfg.resume.is_some() {
+                let text: String = resumed.iter().map(|e| e.pdn.as_str()).collect();
+                crate::fsutil::write_atomic(p, text.as_bytes()).map_err(cannot)?;
+                Some(
+                    std::fs::OpenOptions::new()
+                        .append(true)
+                        .open(p)
+                        .map_err(cannot)?,
+                )
+            } else {
+                Some(std::fs::File::create(p).map_err(cannot)?)
+            }
+        }
         None => None,
     };
-    let games = schedule.games_of(cfg.shard);
-    let total = games.len() as u64;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let interrupt = &cfg.referee.hooks.interrupt;
-    let mut summary = MatchSummary::new(&game, cfg);
     let started = Instant::now();
     let date = today();
     let tty = std::io::stderr().is_terminal();
@@ -1129,7 +1209,7 @@ pub fn run_match<G: Game>(game: G, cfg: &MatchConfig) -> Result<MatchSummary, St
             }
             summary.add(g, &rec);
             summary.elapsed = started.elapsed();
-            if let Some(f) = pdn.as_mut() {
+            let text = if pdn.is_some() || journal.is_some() {
                 let h = PdnHeader {
                     event: &cfg.event,
                     site: &cfg.site,
@@ -1137,8 +1217,30 @@ pub fn run_match<G: Game>(game: G, cfg: &MatchConfig) -> Result<MatchSummary, St
                     round: g + 1,
                     date: &date,
                 };
-                if let Err(e) = f.write_all(write_game(&h, &rec).as_bytes()) {
-                    write_error = Some(format!("writing the PDN file: {e}"));
+                write_game(&h, &rec)
+            } else {
+                String::new()
+            };
+            if let Some(f) = pdn.as_mut()
+                && let Err(e) = f.write_all(text.as_bytes())
+            {
+                write_error = Some(format!("writing the PDN file: {e}"));
+                stop.store(true, Ordering::SeqCst);
+            }
+            // Games not counted (aborted, interrupted) are played again on
+            // a resume. The PDN is written first: a kill between the two
+            // writes leaves a game the journal does not hold, which the
+            // resume drops from the PDN and plays again.
+            if let Some(j) = journal.as_mut()
+                && !matches!(rec.kind, EndKind::Aborted | EndKind::Interrupted)
+            {
+                let pdn_text = if cfg.pdn.is_some() {
+                    text
+                } else {
+                    String::new()
+                };
+                if let Err(e) = j.append(&Entry::of(g, &rec, pdn_text)) {
+                    write_error = Some(e);
                     stop.store(true, Ordering::SeqCst);
                 }
             }
@@ -1169,6 +1271,37 @@ pub fn run_match<G: Game>(game: G, cfg: &MatchConfig) -> Result<MatchSummary, St
         return Err(e);
     }
     Ok(summary)
+}
+
+/// The journal header of the match `cfg` plays: the fingerprint covers
+/// what decides the games (not the concurrency, the PDN's name or tags,
+/// the progress line or the hang timeouts).
+fn journal_header<G: Game>(game: &G, cfg: &MatchConfig) -> Header {
+    let r = &cfg.referee;
+    let identity = format!(
+        "{:?}|{}|{:?}|{:?}|{:?}|{:?}|{}|{:?}|{}|{:?}|{}|{}|{:?}|{:?}",
+        cfg.engines,
+        cfg.games,
+        cfg.tournament,
+        cfg.shard,
+        cfg.sprt,
+        cfg.openings,
+        cfg.seed,
+        r.tc,
+        r.margin,
+        r.adjudication,
+        r.max_plies,
+        r.repetition,
+        r.game_params,
+        r.points,
+    );
+    Header {
+        journal: 1,
+        variant: game.name().to_string(),
+        engines: cfg.engines.iter().map(|e| e.name.clone()).collect(),
+        seed: cfg.seed,
+        fingerprint: fingerprint(&identity),
+    }
 }
 
 /// `salto match merge`: the summaries of a match's shards as one.
@@ -1219,6 +1352,14 @@ fn round_of(game: &str) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_error_message_with_quotes_and_backslashes_is_valid_json() {
+        let message = r#"cannot read "C:\games\a.pdn": no such file"#;
+        let text = error_json(message);
+        let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+        assert_eq!(v["error"], message, "{text}");
+    }
 
     #[test]
     fn seat_rotations_cover_every_seat() {

@@ -330,24 +330,12 @@ pub fn test_config(
         openings: OpeningChoice::Start,
         concurrency: 1,
         pdn: None,
+        resume: None,
         event: "test".into(),
         site: "?".into(),
         seed: 1,
         progress: false,
     }
-}
-
-// Real matches between Salto processes (tests/match_salto.rs,
-// tests/reliability_games.rs).
-
-/// True when this build plays the game `opts` selects.
-pub fn playable(opts: &salto::variant::Options) -> bool {
-    struct Probe;
-    impl salto::variant::GameVisitor for Probe {
-        type Output = ();
-        fn visit<G: Game>(self, _: G) {}
-    }
-    salto::variant::dispatch(opts, Probe).is_ok()
 }
 
 /// Asserts that no game of a match summary (`salto match` output) ended by
