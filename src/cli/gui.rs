@@ -12,10 +12,19 @@ pub struct GuiArgs {
     /// anything else lets others on the network play on your table.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
+    /// A clock for every game: BASE+INC in seconds (`60+1`, `0.5`), as
+    /// `salto match --tc`; the page's New game may set another.
+    #[arg(long)]
+    pub tc: Option<String>,
 }
 
 pub fn run(args: GuiArgs) -> ExitCode {
-    match crate::gui::start(&args.host, args.port) {
+    let clock = match args.tc.as_deref().map(crate::gui::Clock::parse) {
+        None => None,
+        Some(Ok(c)) => Some(c),
+        Some(Err(e)) => return super::fail(e),
+    };
+    match crate::gui::start_with(&args.host, args.port, clock) {
         Ok(server) => {
             // Stdout is free here: this is not a Hub session.
             outln!(
