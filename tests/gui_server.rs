@@ -663,6 +663,7 @@ fn a_default_clock_applies_to_new_games() {
         "127.0.0.1",
         0,
         Some(salto::gui::Clock::parse("1:00+2").expect("a clock")),
+        Vec::new(),
     )
     .expect("server starts");
     let addr = s.addr;
@@ -671,4 +672,39 @@ fn a_default_clock_applies_to_new_games() {
     assert_eq!(st["clock"]["base"], 60.0);
     assert_eq!(st["clock"]["inc"], 2.0);
     assert!(salto::gui::Clock::parse("x+1").is_err());
+}
+
+/// `salto gui --engine`: a seat played by another Hub engine (here Salto
+/// itself as a separate process), against Salto's own search.
+#[test]
+fn a_seat_can_be_another_hub_engine() {
+    let spec = salto::tournament::engine::EngineSpec::parse(&format!(
+        "cmd={} args=hub name=other",
+        env!("CARGO_BIN_EXE_salto")
+    ))
+    .expect("a spec");
+    let s = salto::gui::start_with("127.0.0.1", 0, None, vec![spec]).expect("server starts");
+    let addr = s.addr;
+    std::thread::spawn(move || s.wait());
+    assert_eq!(ok(get(addr, "/api/games"))["engines"], json!(["other"]));
+    let bad = post(
+        addr,
+        "/api/new",
+        json!({"variant": "english", "seats": [{"engine": true, "external": "nobody"}, {}]}),
+    );
+    assert_eq!(bad.status, 400);
+    assert!(bad.error().contains("other"), "{}", bad.body);
+    ok(post(
+        addr,
+        "/api/new",
+        json!({"variant": "brazilian", "seats": [
+            {"engine": true, "external": "other", "depth": 2},
+            {"engine": true, "depth": 2}]}),
+    ));
+    let st = wait_for(addr, "six plies", |s| {
+        s["line"].as_array().is_some_and(|l| l.len() >= 6) || !s["result"].is_null()
+    });
+    assert_eq!(st["seats"][0]["external"], "other", "{}", st["seats"]);
+    assert!(st["line"].as_array().unwrap().len() >= 6, "{}", st["line"]);
+    ok(post(addr, "/api/new", json!({"variant": "english"})));
 }

@@ -18,6 +18,7 @@ pub mod pdn;
 
 use crate::game::{ParseError, ParseResult};
 use crate::search::{Control, Limits};
+use crate::tournament::engine::{EngineHooks, EngineSpec, HubEngine};
 use crate::tournament::pdn::{PdnHeader, today, write_game};
 use crate::tournament::play::{EndKind, GameRecord};
 use crate::variant::{
@@ -56,6 +57,10 @@ pub struct Seat {
     /// The engine's time per move, seconds.
     #[serde(default)]
     pub movetime: Option<f64>,
+    /// Another Hub engine (a name given with `salto gui --engine`) instead
+    /// of Salto's own search.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external: Option<String>,
 }
 
 impl Seat {
@@ -64,6 +69,7 @@ impl Seat {
             engine: false,
             depth: None,
             movetime: None,
+            external: None,
         }
     }
 
@@ -309,9 +315,17 @@ impl Review {
 struct Shared {
     /// The time control of a new game that names none (`salto gui --tc`).
     clock: Option<Clock>,
+    /// The other Hub engines a seat may be (`salto gui --engine`), each
+    /// started when a seat first needs it and kept for its game's
+    /// parameters.
+    engines: Vec<EngineSpec>,
+    running_engines: Mutex<Vec<RunningEngine>>,
     table: Mutex<Table>,
     streams: Mutex<Vec<Sender<String>>>,
 }
+
+/// An external engine, started for these game parameters (or not yet).
+type RunningEngine = Option<(Vec<(String, String)>, HubEngine)>;
 
 /// Locks a mutex even if a thread panicked while holding it (the state
 /// stays usable: every change is made in one step).
@@ -591,6 +605,12 @@ fn kick(shared: &Arc<Shared>, t: &mut Table) {
         kind,
         control: control.clone(),
     });
+    if kind == SearchKind::Play
+        && let Some(name) = &seat.external
+    {
+        external_move(shared, t, id, name, &limits, snap.to_move);
+        return;
+    }
     let job = t.session.search_job(limits);
     let sh = shared.clone();
     let spawned = std::thread::Builder::new()
@@ -644,6 +664,128 @@ fn kick(shared: &Arc<Shared>, t: &mut Table) {
             &json!({ "error": format!("cannot start a search: {e}") }),
         );
     }
+}
+
+/// The `level` lines of a search's limits, as a Hub host sends them.
+fn level_lines(l: &Limits) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(d) = l.depth {
+        out.push(format!("level depth={d}"));
+    }
+    if let Some(t) = l.move_time {
+        out.push(format!("level move-time={t}"));
+    }
+    if let Some(t) = l.time {
+        out.push(format!("level time={t:.3} inc={}", l.inc));
+    }
+    out
+}
+
+/// An engine seat played by another Hub engine: on its own thread, the
+/// engine (started for this game's parameters if it is not running) gets
+/// the shown position and the seat's limits, and its move is played like
+/// Salto's. A failing engine makes the seat a person's, with an error.
+fn external_move(
+    shared: &Arc<Shared>,
+    t: &mut Table,
+    id: u64,
+    name: &str,
+    limits: &Limits,
+    player: usize,
+) {
+    let Some(index) = shared.engines.iter().position(|e| e.name == name) else {
+        t.search = None;
+        return;
+    };
+    let spec = shared.engines[index].clone();
+    let params = crate::tournament::play::game_params(&t.opts);
+    let position = format!("pos pos={}", t.session.snapshot().hub);
+    let levels = level_lines(limits);
+    // The engine's own time, and some slack: a hung engine ends the wait.
+    let wait = limits
+        .move_time
+        .or(limits.time)
+        .map_or(Duration::from_secs(600), |s| {
+            Duration::from_secs_f64(s + 10.0)
+        });
+    let sh = shared.clone();
+    let spawned = std::thread::Builder::new()
+        .name("gui-engine".into())
+        .spawn(move || {
+            let slot = lock(&sh.running_engines)
+                .get_mut(index)
+                .and_then(Option::take);
+            let engine = match slot {
+                Some((p, e)) if p == params && e.is_alive() => Ok(e),
+                other => {
+                    if let Some((_, e)) = other {
+                        e.quit();
+                    }
+                    HubEngine::start(
+                        &spec,
+                        &params,
+                        Duration::from_secs(20),
+                        &EngineHooks::default(),
+                    )
+                }
+            };
+            let answer = engine.and_then(|mut e| {
+                let r = e.think(&position, &levels, |at| at + wait);
+                if let Some(s) = lock(&sh.running_engines).get_mut(index) {
+                    *s = Some((params, e));
+                }
+                r
+            });
+            let mut t = lock(&sh.table);
+            if t.search.as_ref().map(|r| r.id) != Some(id) {
+                return;
+            }
+            t.search = None;
+            let played = answer
+                .map_err(|e| e.to_string())
+                .and_then(|r| t.play(&r.mv).map_err(|e| format!("its move {}: {e}", r.mv)));
+            if let Err(e) = played {
+                if let Some(seat) = t.seats.get_mut(player) {
+                    seat.engine = false;
+                    seat.external = None;
+                }
+                sh.broadcast(
+                    "error",
+                    &json!({ "error": format!("engine {}: {e}; the seat is a person's now", spec.name) }),
+                );
+            }
+            t.drop_stale_review();
+            arm_flag(&sh, &t);
+            kick(&sh, &mut t);
+            let state = t.state();
+            drop(t);
+            sh.broadcast("state", &state);
+        });
+    if let Err(e) = spawned {
+        t.search = None;
+        log::error!("cannot start the engine thread: {e}");
+    }
+}
+
+/// Every external engine a seat names is one of `salto gui --engine`.
+fn check_external(shared: &Shared, seats: &[Seat]) -> ParseResult<()> {
+    for s in seats {
+        if let Some(name) = &s.external
+            && !shared.engines.iter().any(|e| &e.name == name)
+        {
+            let names: Vec<&str> = shared.engines.iter().map(|e| e.name.as_str()).collect();
+            return Err(ParseError(format!(
+                "no engine named '{}' (salto gui --engine gives: {})",
+                crate::game::text::shorten(name, 40),
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Watches the running clock: when the player to move runs out of time
@@ -928,8 +1070,15 @@ const ROUTES: &[(&str, &str, Handler)] = &[
             STYLE_CSS,
         )))
     }),
-    ("/api/games", "GET", |_, _, _| {
-        Ok(Answer::Reply(Reply::json(&games())))
+    ("/api/games", "GET", |sh, _, _| {
+        let mut g = games();
+        g["engines"] = json!(
+            sh.engines
+                .iter()
+                .map(|e| e.name.clone())
+                .collect::<Vec<_>>()
+        );
+        Ok(Answer::Reply(Reply::json(&g)))
     }),
     ("/api/state", "GET", |_, t, _| {
         Ok(Answer::Reply(Reply::json(&t.state())))
@@ -965,6 +1114,9 @@ fn api_new(shared: &Arc<Shared>, t: &mut Table, r: &Request) -> Result<Answer, R
     let mut req: NewRequest = r.json()?;
     if req.clock.is_none() {
         req.clock = shared.clock;
+    }
+    if let Some(seats) = &req.seats {
+        check_external(shared, seats)?;
     }
     let fresh = build_table(&req)?;
     t.cancel();
@@ -1043,12 +1195,13 @@ fn api_position(_: &Arc<Shared>, t: &mut Table, r: &Request) -> Result<Answer, R
     Ok(Answer::Changed)
 }
 
-fn api_seats(_: &Arc<Shared>, t: &mut Table, r: &Request) -> Result<Answer, Reply> {
+fn api_seats(shared: &Arc<Shared>, t: &mut Table, r: &Request) -> Result<Answer, Reply> {
     #[derive(Deserialize)]
     struct S {
         seats: Vec<Seat>,
     }
     let req: S = r.json()?;
+    check_external(shared, &req.seats)?;
     check_seats(&req.seats, t.session.players())?;
     t.cancel();
     t.seats = req.seats;
@@ -1111,6 +1264,7 @@ fn api_review(shared: &Arc<Shared>, t: &mut Table, r: &Request) -> Result<Answer
         engine: true,
         depth: req.depth,
         movetime: req.movetime,
+        external: None,
     };
     seat.check()?;
     let limits = seat.limits();
@@ -1351,11 +1505,17 @@ impl Server {
 /// Starts the server on `host:port` (port 0: any free port) with an
 /// international game on the table.
 pub fn start(host: &str, port: u16) -> Result<Server, String> {
-    start_with(host, port, None)
+    start_with(host, port, None, Vec::new())
 }
 
-/// [`start`], with a time control for every new game that names none.
-pub fn start_with(host: &str, port: u16, clock: Option<Clock>) -> Result<Server, String> {
+/// [`start`], with a time control for every new game that names none and
+/// other Hub engines a seat may be.
+pub fn start_with(
+    host: &str,
+    port: u16,
+    clock: Option<Clock>,
+    engines: Vec<EngineSpec>,
+) -> Result<Server, String> {
     if let Some(c) = clock {
         c.check().map_err(|e| e.to_string())?;
     }
@@ -1370,8 +1530,11 @@ pub fn start_with(host: &str, port: u16, clock: Option<Clock>) -> Result<Server,
     if let Some(c) = clock {
         table.clocks = Some(Clocks::new(c, table.session.players()));
     }
+    let running_engines = Mutex::new(engines.iter().map(|_| None).collect());
     let shared = Arc::new(Shared {
         clock,
+        engines,
+        running_engines,
         table: Mutex::new(table),
         streams: Mutex::new(Vec::new()),
     });

@@ -343,9 +343,11 @@ function buildSeats(n) {
     name.textContent = pl ? pl.name.split(' (')[0] : 'Player ' + (p + 1);
     const kind = document.createElement('select');
     kind.className = 'seat-kind';
-    for (const k of ['human', 'engine']) {
+    // Salto, or another Hub engine of `salto gui --engine`.
+    for (const k of ['human', 'engine'].concat((games.engines || []).map((n) => 'engine:' + n))) {
       const o = document.createElement('option');
-      o.value = o.textContent = k;
+      o.value = k;
+      o.textContent = k === 'engine' ? 'salto' : k.startsWith('engine:') ? k.slice(7) : k;
       kind.appendChild(o);
     }
     const depth = document.createElement('input');
@@ -357,7 +359,7 @@ function buildSeats(n) {
     time.value = '1';
     const seat = useState ? state.seats[p] : null;
     if (seat) {
-      kind.value = seat.engine ? 'engine' : 'human';
+      kind.value = seatKind(seat);
       depth.value = seat.depth || '';
       time.value = seat.movetime || (seat.depth ? '' : '1');
     } else if (p === 1) {
@@ -376,21 +378,29 @@ function syncSeats() {
   rows.forEach((row, p) => {
     const seat = state.seats[p];
     if (document.activeElement && row.contains(document.activeElement)) return;
-    row.querySelector('.seat-kind').value = seat.engine ? 'engine' : 'human';
+    row.querySelector('.seat-kind').value = seatKind(seat);
     row.querySelector('.seat-depth').value = seat.depth || '';
     row.querySelector('.seat-time').value = seat.movetime || '';
   });
+}
+
+function seatKind(seat) {
+  if (!seat.engine) return 'human';
+  return seat.external ? 'engine:' + seat.external : 'engine';
 }
 
 function readSeats() {
   return Array.from($('seats').querySelectorAll('.seat')).map((row) => {
     const d = row.querySelector('.seat-depth').value;
     const t = row.querySelector('.seat-time').value;
-    return {
-      engine: row.querySelector('.seat-kind').value === 'engine',
+    const kind = row.querySelector('.seat-kind').value;
+    const seat = {
+      engine: kind !== 'human',
       depth: d ? Number(d) : null,
       movetime: t ? Number(t) : null,
     };
+    if (kind.startsWith('engine:')) seat.external = kind.slice(7);
+    return seat;
   });
 }
 
