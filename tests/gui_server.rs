@@ -533,3 +533,178 @@ fn the_server_keeps_serving_when_a_client_leaves_mid_search() {
     let st = wait_for(addr, "analysis off", |s| s["searching"].is_null());
     assert_eq!(st["ply"], 1);
 }
+
+/// Issue 38: paths and query parameters are percent-decoded as a browser
+/// encodes them (`%32` is `2`, `+` a blank), and the router answers 405
+/// for a known path with the wrong method.
+#[test]
+fn paths_and_queries_are_percent_decoded() {
+    let addr = server();
+    let pdn = "[Event \"a\"]\n[GameType \"21\"]\n\n1. 11-15 *\n\n[Event \"b\"]\n[Variant \"hex\"]\n\n1. 83-76 *\n";
+    let st = ok(request(addr, "POST", "/api/watch?game=%32", pdn).into_ok());
+    assert_eq!(st["variant"], "hex");
+    assert_eq!(st["game"], 2);
+    let st = ok(request(addr, "POST", "/api/watch?x=a+b&game=+1", pdn).into_ok());
+    assert_eq!(st["variant"], "english");
+    let st = ok(get(addr, "/api/stat%65"));
+    assert_eq!(st["variant"], "english");
+    let bad = request(addr, "POST", "/api/watch?game=%ZZ", pdn);
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    assert_eq!(get(addr, "/api/move").status, 405);
+    assert_eq!(post(addr, "/api/state", json!({})).status, 405);
+    let none = get(addr, "/no%20such");
+    assert_eq!(none.status, 404);
+    assert!(none.error().contains("/no such"), "{}", none.body);
+}
+
+#[test]
+fn the_analysis_shows_several_lines_and_a_game_analysis_scores_every_position() {
+    let addr = server();
+    ok(post(addr, "/api/new", json!({"variant": "english"})));
+    let bad = post(addr, "/api/analyse", json!({"on": true, "multipv": 0}));
+    assert_eq!(bad.status, 400);
+    let st = ok(post(
+        addr,
+        "/api/analyse",
+        json!({"on": true, "multipv": 3}),
+    ));
+    assert_eq!(st["multipv"], 3);
+    let st = wait_for(addr, "three lines", |s| {
+        s["lines"].as_array().is_some_and(|l| l.len() == 3)
+    });
+    let firsts: Vec<&str> = st["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["pv"][0]["text"].as_str().unwrap_or(""))
+        .collect();
+    let mut distinct = firsts.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 3, "{firsts:?}");
+    ok(post(addr, "/api/analyse", json!({"on": false})));
+
+    // A short game, analysed at depth 2: one point per position.
+    let moves = ["11-15", "23-19", "8-11", "22-17"];
+    for m in moves {
+        ok(post(addr, "/api/move", json!({"move": m})));
+    }
+    assert_eq!(post(addr, "/api/review", json!({"depth": 0})).status, 400);
+    let st = ok(post(addr, "/api/review", json!({"depth": 2})));
+    assert_eq!(st["review"]["total"], 5);
+    let st = wait_for(addr, "the game analysis", |s| {
+        s["review"]["running"] == json!(false)
+    });
+    let points = st["review"]["points"].as_array().unwrap();
+    assert_eq!(points.len(), 5);
+    for (i, p) in points.iter().enumerate() {
+        assert_eq!(p["ply"], i);
+        assert!(p["score"].is_number(), "{p}");
+    }
+    // Going through the game keeps it; another line drops it.
+    let st = ok(post(addr, "/api/goto", json!({"ply": 1})));
+    assert_eq!(st["review"]["points"].as_array().unwrap().len(), 5);
+    let st = ok(post(addr, "/api/move", json!({"move": "23-19"})));
+    assert!(st["review"].is_null(), "{}", st["review"]);
+    // A running analysis is cancelled.
+    ok(post(addr, "/api/review", json!({"movetime": 5})));
+    let st = ok(post(addr, "/api/review", json!({"cancel": true})));
+    assert!(st["review"].is_null());
+}
+
+#[test]
+fn clocks_run_flag_on_time_and_engines_play_on_their_clock() {
+    let addr = server();
+    let bad = post(
+        addr,
+        "/api/new",
+        json!({"variant": "english", "clock": {"base": -1}}),
+    );
+    assert_eq!(bad.status, 400);
+    // Two people, 0.3 s each: the first to move loses on time.
+    let st = ok(post(
+        addr,
+        "/api/new",
+        json!({"variant": "english", "clock": {"base": 0.3, "inc": 0}}),
+    ));
+    let first = st["to_move"].clone();
+    assert_eq!(st["clock"]["running"], first);
+    let st = wait_for(addr, "the flag", |s| !s["clock"]["flag"].is_null());
+    assert_eq!(st["clock"]["flag"], first);
+    let reason = st["result"]["reason"].as_str().unwrap_or("");
+    assert!(reason.contains("lost on time"), "{}", st["result"]);
+    assert!(st["clock"]["running"].is_null());
+    let mv = st["legal"][0]["text"].clone();
+    let late = post(addr, "/api/move", json!({ "move": mv }));
+    assert_ne!(late.status, 200, "a move after the flag: {}", late.body);
+
+    // Two engines with no limit of their own on 3 s + 0.1: told their time,
+    // they play fast enough (at the default 1 s a move they would flag).
+    let st = ok(post(
+        addr,
+        "/api/new",
+        json!({"variant": "english", "clock": {"base": 3, "inc": 0.1},
+               "seats": [{"engine": true}, {"engine": true}]}),
+    ));
+    assert!(st["clock"]["flag"].is_null());
+    let st = wait_for(addr, "eight plies", |s| {
+        s["ply"].as_u64().unwrap_or(0) >= 8 || !s["result"].is_null()
+    });
+    assert!(st["clock"]["flag"].is_null(), "{}", st["clock"]);
+    let left = st["clock"]["left"].as_array().unwrap();
+    assert!(left.iter().all(|l| l.as_f64().unwrap() < 3.4), "{left:?}");
+    ok(post(addr, "/api/new", json!({"variant": "english"})));
+}
+
+/// `salto gui --tc`: every new game that names no clock gets this one.
+#[test]
+fn a_default_clock_applies_to_new_games() {
+    let s = salto::gui::start_with(
+        "127.0.0.1",
+        0,
+        Some(salto::gui::Clock::parse("1:00+2").expect("a clock")),
+        Vec::new(),
+    )
+    .expect("server starts");
+    let addr = s.addr;
+    std::thread::spawn(move || s.wait());
+    let st = ok(post(addr, "/api/new", json!({"variant": "hex"})));
+    assert_eq!(st["clock"]["base"], 60.0);
+    assert_eq!(st["clock"]["inc"], 2.0);
+    assert!(salto::gui::Clock::parse("x+1").is_err());
+}
+
+/// `salto gui --engine`: a seat played by another Hub engine (here Salto
+/// itself as a separate process), against Salto's own search.
+#[test]
+fn a_seat_can_be_another_hub_engine() {
+    let spec = salto::tournament::engine::EngineSpec::parse(&format!(
+        "cmd={} args=hub name=other",
+        env!("CARGO_BIN_EXE_salto")
+    ))
+    .expect("a spec");
+    let s = salto::gui::start_with("127.0.0.1", 0, None, vec![spec]).expect("server starts");
+    let addr = s.addr;
+    std::thread::spawn(move || s.wait());
+    assert_eq!(ok(get(addr, "/api/games"))["engines"], json!(["other"]));
+    let bad = post(
+        addr,
+        "/api/new",
+        json!({"variant": "english", "seats": [{"engine": true, "external": "nobody"}, {}]}),
+    );
+    assert_eq!(bad.status, 400);
+    assert!(bad.error().contains("other"), "{}", bad.body);
+    ok(post(
+        addr,
+        "/api/new",
+        json!({"variant": "brazilian", "seats": [
+            {"engine": true, "external": "other", "depth": 2},
+            {"engine": true, "depth": 2}]}),
+    ));
+    let st = wait_for(addr, "six plies", |s| {
+        s["line"].as_array().is_some_and(|l| l.len() >= 6) || !s["result"].is_null()
+    });
+    assert_eq!(st["seats"][0]["external"], "other", "{}", st["seats"]);
+    assert!(st["line"].as_array().unwrap().len() >= 6, "{}", st["line"]);
+    ok(post(addr, "/api/new", json!({"variant": "english"})));
+}

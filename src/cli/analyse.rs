@@ -12,6 +12,8 @@ use clap::Args;
 use serde::Serialize;
 use std::process::ExitCode;
 
+mod review;
+
 #[derive(Args, Debug, Clone)]
 pub struct AnalyseArgs {
     #[command(flatten)]
@@ -63,6 +65,14 @@ pub struct AnalyseArgs {
     /// Turn aspiration windows off (for measuring them).
     #[arg(long, hide = true)]
     pub no_aspiration: bool,
+    /// Analyse every position of every game of this PDN file (with the
+    /// --depth / --movetime / --nodes limit per position) and write the
+    /// games back with `[%eval]` scores and marks as comments.
+    #[arg(long, value_name = "FILE")]
+    pub pdn: Option<std::path::PathBuf>,
+    /// Where --pdn writes the annotated games (default: standard output).
+    #[arg(long, value_name = "FILE", requires = "pdn")]
+    pub out: Option<std::path::PathBuf>,
 }
 
 /// An `info` object of `--json`.
@@ -268,6 +278,12 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         Ok(o) => o,
         Err(e) => return super::fail(e),
     };
+    if args.pdn.is_some() {
+        return match review::run(&args, &opts) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => super::fail(e),
+        };
+    }
     match dispatch(&opts, Analyse(args)) {
         Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(e)) | Err(e) => super::fail(e),

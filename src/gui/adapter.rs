@@ -6,6 +6,7 @@
 
 use crate::game::{Game, MoveList, Outcome, ParseError, ParseResult};
 use crate::search::{Control, Info, Limits};
+use crate::session::review::{self, Mark};
 use crate::session::{self, format};
 use crate::variant::{GameVisitor, Options, dispatch};
 use serde::Serialize;
@@ -50,7 +51,32 @@ pub struct SearchInfo {
     pub nps: u64,
     pub time: f64,
     pub pv: Vec<MoveView>,
+    /// The rank of this line (1 for the best).
+    pub multipv: usize,
 }
+
+/// One position of a game analysis, for the score graph.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ReviewPoint {
+    /// Moves played before this position.
+    pub ply: usize,
+    /// In men from the first player's view (player 0).
+    pub score: f64,
+    pub depth: u32,
+    /// The best move here (Hub form), if the game goes on.
+    pub best: Option<String>,
+    /// The mark of the move that led here, and the better move then.
+    pub mark: Option<Mark>,
+    pub better: Option<String>,
+    /// What that move lost, in men (two players).
+    pub loss: Option<f64>,
+}
+
+/// A game analysis of the whole line, to run on another thread: it reports
+/// its progress (positions done, of how many) and returns one point per
+/// position (fewer when stopped).
+pub type ReviewJob =
+    Box<dyn FnOnce(&Control, &mut dyn FnMut(usize, usize)) -> Vec<ReviewPoint> + Send + 'static>;
 
 /// The position shown, as the page needs it.
 #[derive(Clone, Debug, Serialize)]
@@ -101,6 +127,8 @@ pub trait Session: Send {
     fn load(&mut self, root: &str, moves: &[String]) -> ParseResult<()>;
     /// The search of the shown position.
     fn search_job(&self, limits: Limits) -> SearchJob;
+    /// The analysis of every position of the line.
+    fn review_job(&self, limits: Limits) -> ReviewJob;
 }
 
 struct GameSession<G: Game> {
@@ -289,6 +317,10 @@ impl<G: Game> Session for GameSession<G> {
         Ok(())
     }
 
+    fn review_job(&self, limits: Limits) -> ReviewJob {
+        self.review(limits)
+    }
+
     fn search_job(&self, limits: Limits) -> SearchJob {
         let game = self.game;
         let root = self.shown().clone();
@@ -309,6 +341,7 @@ impl<G: Game> Session for GameSession<G> {
                     },
                     time: i.time,
                     pv: pv.iter().map(|t| MoveView::from_text(t)).collect(),
+                    multipv: i.multipv,
                 });
             };
             let r = engine.search(&limits, control, &mut on_info);
@@ -317,6 +350,41 @@ impl<G: Game> Session for GameSession<G> {
             let best = r.best.filter(|b| list.iter().any(|m| m == b));
             best.or_else(|| list.first().copied())
                 .map(|m| game.format_move(&root, m))
+        })
+    }
+}
+
+impl<G: Game> GameSession<G> {
+    fn review(&self, limits: Limits) -> ReviewJob {
+        let game = self.game;
+        let positions = self.positions.clone();
+        let played = self.line();
+        Box::new(move |control, progress| {
+            let evals = review::evaluate(game, &positions, &limits, HASH_MIB, control, progress);
+            let players = game.num_players();
+            evals
+                .iter()
+                .enumerate()
+                .map(|(ply, e)| {
+                    let judged = ply
+                        .checked_sub(1)
+                        .and_then(|i| review::judge(&evals, i, &played[i], players));
+                    let j = judged.unwrap_or(review::MoveJudgement {
+                        loss: None,
+                        mark: None,
+                        better: None,
+                    });
+                    ReviewPoint {
+                        ply,
+                        score: review::white_view(e),
+                        depth: e.depth,
+                        best: e.best.clone(),
+                        mark: j.mark,
+                        better: j.better,
+                        loss: j.loss.map(|l| l as f64 / 100.0),
+                    }
+                })
+                .collect()
         })
     }
 }

@@ -18,6 +18,7 @@ pub mod pdn;
 
 use crate::game::{ParseError, ParseResult};
 use crate::search::{Control, Limits};
+use crate::tournament::engine::{EngineHooks, EngineSpec, HubEngine};
 use crate::tournament::pdn::{PdnHeader, today, write_game};
 use crate::tournament::play::{EndKind, GameRecord};
 use crate::variant::{
@@ -56,6 +57,10 @@ pub struct Seat {
     /// The engine's time per move, seconds.
     #[serde(default)]
     pub movetime: Option<f64>,
+    /// Another Hub engine (a name given with `salto gui --engine`) instead
+    /// of Salto's own search.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external: Option<String>,
 }
 
 impl Seat {
@@ -64,10 +69,18 @@ impl Seat {
             engine: false,
             depth: None,
             movetime: None,
+            external: None,
         }
     }
 
     fn limits(&self) -> Limits {
+        self.limits_on(None)
+    }
+
+    /// The engine's limits; with no depth or time per move of its own and
+    /// a clock running, the clock's (time left, increment), as a Hub host
+    /// sends them.
+    fn limits_on(&self, clock: Option<(f64, f64)>) -> Limits {
         let mut l = Limits {
             depth: self.depth,
             move_time: self.movetime,
@@ -75,7 +88,13 @@ impl Seat {
             ..Limits::default()
         };
         if l.depth.is_none() && l.move_time.is_none() {
-            l.move_time = Some(1.0);
+            match clock {
+                Some((left, inc)) => {
+                    l.time = Some(left.max(0.001));
+                    l.inc = inc;
+                }
+                None => l.move_time = Some(1.0),
+            }
         }
         l
     }
@@ -94,6 +113,101 @@ impl Seat {
             )));
         }
         Ok(())
+    }
+}
+
+/// A game's clock: `base` seconds each, plus `inc` after every move.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq)]
+pub struct Clock {
+    pub base: f64,
+    #[serde(default)]
+    pub inc: f64,
+}
+
+impl Clock {
+    /// Parses `BASE+INC` in seconds (`60+1`, `0.5`), as `salto match --tc`.
+    pub fn parse(text: &str) -> ParseResult<Clock> {
+        match crate::tournament::play::TimeControl::parse_clock(text).map_err(ParseError)? {
+            crate::tournament::play::TimeControl::Clock { base, inc } => Ok(Clock { base, inc }),
+            _ => Err(ParseError(format!("bad time control '{text}'"))),
+        }
+    }
+
+    fn check(&self) -> ParseResult<()> {
+        let ok = |x: f64, lo: f64| x.is_finite() && x >= lo && x <= 86_400.0;
+        if ok(self.base, 0.01) && ok(self.inc, 0.0) {
+            Ok(())
+        } else {
+            Err(ParseError(format!(
+                "clock {}+{} is out of range (0.01 to 86400 seconds, increment 0 or more)",
+                self.base, self.inc
+            )))
+        }
+    }
+}
+
+/// The clocks of a game: time left per player, the running one's turn
+/// started at `since`.
+struct Clocks {
+    clock: Clock,
+    left: Vec<f64>,
+    since: std::time::Instant,
+    /// Counts the turns, so that a flag timer of an old turn does nothing.
+    turn: u64,
+    /// The player whose time ran out.
+    flag: Option<usize>,
+}
+
+impl Clocks {
+    fn new(clock: Clock, players: usize) -> Clocks {
+        Clocks {
+            clock,
+            left: vec![clock.base; players],
+            since: std::time::Instant::now(),
+            turn: 0,
+            flag: None,
+        }
+    }
+
+    /// The time left of `player` now, if it is the one to move.
+    fn left_now(&self, player: usize, to_move: usize) -> f64 {
+        let left = self.left.get(player).copied().unwrap_or(0.0);
+        if player == to_move && self.flag.is_none() {
+            left - self.since.elapsed().as_secs_f64()
+        } else {
+            left
+        }
+    }
+
+    /// `mover` has moved: its time is charged, the increment added.
+    fn moved(&mut self, mover: usize) {
+        if self.flag.is_some() {
+            return;
+        }
+        let used = self.since.elapsed().as_secs_f64();
+        if let Some(l) = self.left.get_mut(mover) {
+            *l -= used;
+            if *l < 0.0 {
+                self.flag = Some(mover);
+                *l = 0.0;
+                return;
+            }
+            *l += self.clock.inc;
+        }
+        self.since = std::time::Instant::now();
+        self.turn += 1;
+    }
+
+    fn view(&self, to_move: usize, over: bool) -> Value {
+        let running = (!over && self.flag.is_none()).then_some(to_move);
+        json!({
+            "base": self.clock.base,
+            "inc": self.clock.inc,
+            "left": self.left,
+            "running": running,
+            "elapsed": if running.is_some() { self.since.elapsed().as_secs_f64() } else { 0.0 },
+            "flag": self.flag,
+        })
     }
 }
 
@@ -156,14 +270,62 @@ struct Table {
     search: Option<Running>,
     next_id: u64,
     info: Option<SearchInfo>,
+    /// The analysis' lines of the last iteration (`multipv` of them).
+    lines: Vec<SearchInfo>,
+    /// Lines the analysis reports.
+    multipv: usize,
+    /// The game analysis, running or done.
+    review: Option<Review>,
+    /// The clocks, when the game has a time control.
+    clocks: Option<Clocks>,
     /// The tags of a game loaded from PDN.
     tags: Vec<(String, String)>,
 }
 
+/// The most lines the analysis shows.
+const MAX_LINES: usize = 8;
+
+/// A game analysis ("Analyse game"): of the line it was started on.
+struct Review {
+    id: u64,
+    line: Vec<String>,
+    control: Arc<Control>,
+    running: bool,
+    done: usize,
+    total: usize,
+    /// One per position when it has finished.
+    points: Vec<adapter::ReviewPoint>,
+    depth: Option<u32>,
+    movetime: Option<f64>,
+}
+
+impl Review {
+    fn view(&self) -> Value {
+        json!({
+            "running": self.running,
+            "done": self.done,
+            "total": self.total,
+            "points": self.points,
+            "depth": self.depth,
+            "movetime": self.movetime,
+        })
+    }
+}
+
 struct Shared {
+    /// The time control of a new game that names none (`salto gui --tc`).
+    clock: Option<Clock>,
+    /// The other Hub engines a seat may be (`salto gui --engine`), each
+    /// started when a seat first needs it and kept for its game's
+    /// parameters.
+    engines: Vec<EngineSpec>,
+    running_engines: Mutex<Vec<RunningEngine>>,
     table: Mutex<Table>,
     streams: Mutex<Vec<Sender<String>>>,
 }
+
+/// An external engine, started for these game parameters (or not yet).
+type RunningEngine = Option<(Vec<(String, String)>, HubEngine)>;
 
 /// Locks a mutex even if a thread panicked while holding it (the state
 /// stays usable: every change is made in one step).
@@ -229,6 +391,10 @@ impl Table {
             search: None,
             next_id: 1,
             info: None,
+            lines: Vec::new(),
+            multipv: 1,
+            review: None,
+            clocks: None,
             tags: Vec::new(),
         })
     }
@@ -239,6 +405,62 @@ impl Table {
             r.control.stop();
         }
         self.info = None;
+        self.lines.clear();
+    }
+
+    /// Whose time ran out, if anyone's.
+    fn flag(&self) -> Option<usize> {
+        self.clocks.as_ref().and_then(|c| c.flag)
+    }
+
+    /// Plays a move at the shown position and runs the clocks.
+    fn play(&mut self, mv: &str) -> ParseResult<()> {
+        if self.flag().is_some() {
+            return Err(ParseError::new("the game is over: time ran out"));
+        }
+        let mover = self.session.snapshot().to_move;
+        self.session.play(mv)?;
+        if let Some(c) = self.clocks.as_mut() {
+            c.moved(mover);
+        }
+        Ok(())
+    }
+
+    /// The result: the rules', or a flag on time.
+    fn result(&self, snap: &adapter::Snapshot) -> Option<adapter::GameEnd> {
+        if let Some(loser) = self.flag() {
+            let n = self.session.players();
+            return Some(adapter::GameEnd {
+                winner: (n == 2).then_some(1 - loser.min(1)),
+                reason: format!("{} lost on time", self.layout_name(loser)),
+            });
+        }
+        snap.result.clone()
+    }
+
+    fn layout_name(&self, player: usize) -> String {
+        self.layout
+            .players
+            .get(player)
+            .map_or_else(|| format!("Player {}", player + 1), |p| p.name.clone())
+    }
+
+    /// Stops and forgets the game analysis.
+    fn cancel_review(&mut self) {
+        if let Some(r) = self.review.take() {
+            r.control.stop();
+        }
+    }
+
+    /// Forgets a game analysis of another line than the one on the table.
+    fn drop_stale_review(&mut self) {
+        if self
+            .review
+            .as_ref()
+            .is_some_and(|r| r.line != self.session.line())
+        {
+            self.cancel_review();
+        }
     }
 
     /// The table as the page sees it. `version` grows with every state
@@ -266,7 +488,8 @@ impl Table {
             "hub": snap.hub,
             "to_move": snap.to_move,
             "legal": snap.legal,
-            "result": snap.result,
+            "result": self.result(&snap),
+            "clock": self.clocks.as_ref().map(|c| c.view(snap.to_move, snap.result.is_some())),
             "line": line,
             "pdn_line": self.session.pdn_line(),
             "ply": ply,
@@ -277,6 +500,9 @@ impl Table {
             "analysing": self.analysing,
             "searching": self.search.as_ref().map(|r| r.kind),
             "info": self.info,
+            "lines": self.lines,
+            "multipv": self.multipv,
+            "review": self.review.as_ref().map(Review::view),
             "tags": self.tags,
         })
     }
@@ -349,18 +575,22 @@ fn kick(shared: &Arc<Shared>, t: &mut Table) {
         return;
     }
     let snap = t.session.snapshot();
-    if snap.result.is_some() {
+    if snap.result.is_some() || t.flag().is_some() {
         return;
     }
     let seat = t.seats.get(snap.to_move).cloned().unwrap_or(Seat::human());
+    let clock = t
+        .clocks
+        .as_ref()
+        .map(|c| (c.left_now(snap.to_move, snap.to_move), c.clock.inc));
     let (kind, limits) = if seat.engine {
-        (SearchKind::Play, seat.limits())
+        (SearchKind::Play, seat.limits_on(clock))
     } else if t.analysing {
         (
             SearchKind::Analyse,
             Limits {
                 infinite: true,
-                multipv: 1,
+                multipv: t.multipv,
                 ..Limits::default()
             },
         )
@@ -375,6 +605,12 @@ fn kick(shared: &Arc<Shared>, t: &mut Table) {
         kind,
         control: control.clone(),
     });
+    if kind == SearchKind::Play
+        && let Some(name) = &seat.external
+    {
+        external_move(shared, t, id, name, &limits, snap.to_move);
+        return;
+    }
     let job = t.session.search_job(limits);
     let sh = shared.clone();
     let spawned = std::thread::Builder::new()
@@ -387,7 +623,16 @@ fn kick(shared: &Arc<Shared>, t: &mut Table) {
                     if t.search.as_ref().map(|r| r.id) != Some(id) {
                         return;
                     }
-                    t.info = Some(info.clone());
+                    if info.multipv <= 1 {
+                        t.info = Some(info.clone());
+                        t.lines.clear();
+                    }
+                    let k = info.multipv.max(1) - 1;
+                    if k == t.lines.len() {
+                        t.lines.push(info.clone());
+                    } else if k < t.lines.len() {
+                        t.lines[k] = info.clone();
+                    }
                 }
                 sh.broadcast("info", &json!({ "id": id, "kind": kind, "info": info }));
             };
@@ -399,12 +644,14 @@ fn kick(shared: &Arc<Shared>, t: &mut Table) {
             t.search = None;
             if kind == SearchKind::Play
                 && let Some(mv) = best
-                && let Err(e) = t.session.play(&mv)
+                && let Err(e) = t.play(&mv)
             {
                 log::error!("the engine's move {mv} was refused: {e}");
                 sh.broadcast("error", &json!({ "error": e.to_string() }));
                 return;
             }
+            t.drop_stale_review();
+            arm_flag(&sh, &t);
             kick(&sh, &mut t);
             let state = t.state();
             drop(t);
@@ -416,6 +663,160 @@ fn kick(shared: &Arc<Shared>, t: &mut Table) {
             "error",
             &json!({ "error": format!("cannot start a search: {e}") }),
         );
+    }
+}
+
+/// The `level` lines of a search's limits, as a Hub host sends them.
+fn level_lines(l: &Limits) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(d) = l.depth {
+        out.push(format!("level depth={d}"));
+    }
+    if let Some(t) = l.move_time {
+        out.push(format!("level move-time={t}"));
+    }
+    if let Some(t) = l.time {
+        out.push(format!("level time={t:.3} inc={}", l.inc));
+    }
+    out
+}
+
+/// An engine seat played by another Hub engine: on its own thread, the
+/// engine (started for this game's parameters if it is not running) gets
+/// the shown position and the seat's limits, and its move is played like
+/// Salto's. A failing engine makes the seat a person's, with an error.
+fn external_move(
+    shared: &Arc<Shared>,
+    t: &mut Table,
+    id: u64,
+    name: &str,
+    limits: &Limits,
+    player: usize,
+) {
+    let Some(index) = shared.engines.iter().position(|e| e.name == name) else {
+        t.search = None;
+        return;
+    };
+    let spec = shared.engines[index].clone();
+    let params = crate::tournament::play::game_params(&t.opts);
+    let position = format!("pos pos={}", t.session.snapshot().hub);
+    let levels = level_lines(limits);
+    // The engine's own time, and some slack: a hung engine ends the wait.
+    let wait = limits
+        .move_time
+        .or(limits.time)
+        .map_or(Duration::from_secs(600), |s| {
+            Duration::from_secs_f64(s + 10.0)
+        });
+    let sh = shared.clone();
+    let spawned = std::thread::Builder::new()
+        .name("gui-engine".into())
+        .spawn(move || {
+            let slot = lock(&sh.running_engines)
+                .get_mut(index)
+                .and_then(Option::take);
+            let engine = match slot {
+                Some((p, e)) if p == params && e.is_alive() => Ok(e),
+                other => {
+                    if let Some((_, e)) = other {
+                        e.quit();
+                    }
+                    HubEngine::start(
+                        &spec,
+                        &params,
+                        Duration::from_secs(20),
+                        &EngineHooks::default(),
+                    )
+                }
+            };
+            let answer = engine.and_then(|mut e| {
+                let r = e.think(&position, &levels, |at| at + wait);
+                if let Some(s) = lock(&sh.running_engines).get_mut(index) {
+                    *s = Some((params, e));
+                }
+                r
+            });
+            let mut t = lock(&sh.table);
+            if t.search.as_ref().map(|r| r.id) != Some(id) {
+                return;
+            }
+            t.search = None;
+            let played = answer
+                .map_err(|e| e.to_string())
+                .and_then(|r| t.play(&r.mv).map_err(|e| format!("its move {}: {e}", r.mv)));
+            if let Err(e) = played {
+                if let Some(seat) = t.seats.get_mut(player) {
+                    seat.engine = false;
+                    seat.external = None;
+                }
+                sh.broadcast(
+                    "error",
+                    &json!({ "error": format!("engine {}: {e}; the seat is a person's now", spec.name) }),
+                );
+            }
+            t.drop_stale_review();
+            arm_flag(&sh, &t);
+            kick(&sh, &mut t);
+            let state = t.state();
+            drop(t);
+            sh.broadcast("state", &state);
+        });
+    if let Err(e) = spawned {
+        t.search = None;
+        log::error!("cannot start the engine thread: {e}");
+    }
+}
+
+/// Every external engine a seat names is one of `salto gui --engine`.
+fn check_external(shared: &Shared, seats: &[Seat]) -> ParseResult<()> {
+    for s in seats {
+        if let Some(name) = &s.external
+            && !shared.engines.iter().any(|e| &e.name == name)
+        {
+            let names: Vec<&str> = shared.engines.iter().map(|e| e.name.as_str()).collect();
+            return Err(ParseError(format!(
+                "no engine named '{}' (salto gui --engine gives: {})",
+                crate::game::text::shorten(name, 40),
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Watches the running clock: when the player to move runs out of time
+/// in this turn, the game ends on the flag (and a thinking engine stops).
+fn arm_flag(shared: &Arc<Shared>, t: &Table) {
+    let Some(c) = &t.clocks else { return };
+    let snap = t.session.snapshot();
+    if c.flag.is_some() || snap.result.is_some() {
+        return;
+    }
+    let (turn, left) = (c.turn, c.left_now(snap.to_move, snap.to_move));
+    let sh = shared.clone();
+    let spawned = std::thread::Builder::new()
+        .name("gui-clock".into())
+        .spawn(move || {
+            std::thread::sleep(Duration::from_secs_f64(left.max(0.0) + 0.005));
+            let mut t = lock(&sh.table);
+            let to_move = t.session.snapshot().to_move;
+            let Some(c) = t.clocks.as_mut() else { return };
+            if c.turn != turn || c.flag.is_some() || c.left_now(to_move, to_move) > 0.0 {
+                return;
+            }
+            c.flag = Some(to_move);
+            c.left[to_move] = 0.0;
+            t.cancel();
+            let state = t.state();
+            drop(t);
+            sh.broadcast("state", &state);
+        });
+    if let Err(e) = spawned {
+        log::error!("cannot start the clock thread: {e}");
     }
 }
 
@@ -434,6 +835,9 @@ struct NewRequest {
     fen: Option<String>,
     #[serde(default)]
     moves: Vec<String>,
+    /// A time control (`{"base": 60, "inc": 1}`); none: no clocks.
+    #[serde(default)]
+    clock: Option<Clock>,
 }
 
 fn check_seats(seats: &[Seat], players: usize) -> ParseResult<()> {
@@ -458,20 +862,11 @@ fn build_table(req: &NewRequest) -> ParseResult<Table> {
     if !fen.trim().is_empty() || !req.moves.is_empty() {
         t.session.load(fen, &req.moves)?;
     }
-    Ok(t)
-}
-
-/// The variant a PDN game names in its tags (`Variant`, else `GameType`),
-/// if any.
-fn pdn_variant(g: &pdn::PdnGame) -> Option<Variant> {
-    if let Some(v) = g.tag("Variant").and_then(|v| v.parse().ok()) {
-        return Some(v);
+    if let Some(c) = req.clock {
+        c.check()?;
+        t.clocks = Some(Clocks::new(c, t.session.players()));
     }
-    let number: u32 = g.tag("GameType")?.split(',').next()?.trim().parse().ok()?;
-    DESCRIPTORS
-        .iter()
-        .find(|d| d.pdn_game_type == Some(number))
-        .map(|d| d.variant)
+    Ok(t)
 }
 
 /// Loads game `index` of a PDN text into a fresh table. The variant comes
@@ -489,7 +884,7 @@ fn load_pdn(text: &str, index: usize, current: &Options) -> ParseResult<(Table, 
     // rule choices) are not in PDN: those of the game on the table are kept
     // when it is the same variant.
     let mut opts = current.clone();
-    if let Some(v) = pdn_variant(g)
+    if let Some(v) = g.variant()
         && v != current.variant
     {
         opts = Options::new(v);
@@ -577,218 +972,445 @@ fn asset(kind: &'static str, name: &str, embedded: &str) -> Reply {
     Reply::text(kind, embedded)
 }
 
-/// Answers one API or asset request (everything but the event stream).
-fn route(shared: &Arc<Shared>, method: &str, url: &str, body: &str) -> Reply {
-    let (path, query) = url.split_once('?').unwrap_or((url, ""));
-    let get = method == "GET";
-    let post = method == "POST";
-    let mut t = lock(&shared.table);
-    let reply = match (path, get, post) {
-        ("/" | "/index.html", true, _) => {
-            return asset("text/html; charset=utf-8", "index.html", INDEX_HTML);
+/// Decodes `%XX` escapes (and, in a query, `+` for a blank) as a browser
+/// encodes them; a `%` not followed by two hex digits stays as it is, and
+/// bytes that do not make UTF-8 become U+FFFD.
+pub fn percent_decode(text: &str, plus_is_space: bool) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let hex = |c: u8| (c as char).to_digit(16);
+        if b == b'%'
+            && i + 2 < bytes.len()
+            && let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+            continue;
         }
-        ("/app.js", true, _) => return asset("text/javascript; charset=utf-8", "app.js", APP_JS),
-        ("/style.css", true, _) => return asset("text/css; charset=utf-8", "style.css", STYLE_CSS),
-        ("/api/games", true, _) => return Reply::json(&games()),
-        ("/api/state", true, _) => return Reply::json(&t.state()),
-        ("/api/pdn", true, _) => return Reply::text("application/x-pdn; charset=utf-8", &t.pdn()),
-        ("/api/new", _, true) => {
-            let req: NewRequest = match parse_json(body) {
-                Ok(r) => r,
-                Err(e) => return e,
-            };
-            match build_table(&req) {
-                Ok(fresh) => {
-                    t.cancel();
-                    let analysing = t.analysing;
-                    *t = fresh;
-                    t.analysing = analysing;
-                    Ok(())
-                }
-                Err(e) => Err(e),
-            }
+        out.push(if plus_is_space && b == b'+' { b' ' } else { b });
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A request as the handlers see it: the method, the decoded path, the
+/// decoded query parameters in order, the body.
+pub struct Request<'a> {
+    pub method: &'a str,
+    pub path: String,
+    pub query: Vec<(String, String)>,
+    pub body: &'a str,
+}
+
+impl<'a> Request<'a> {
+    /// Splits and decodes `url` (`/path?name=value&...`).
+    pub fn new(method: &'a str, url: &str, body: &'a str) -> Request<'a> {
+        let (path, query) = url.split_once('?').unwrap_or((url, ""));
+        let query = query
+            .split('&')
+            .filter(|kv| !kv.is_empty())
+            .map(|kv| {
+                let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+                (percent_decode(k, true), percent_decode(v, true))
+            })
+            .collect();
+        Request {
+            method,
+            path: percent_decode(path, false),
+            query,
+            body,
         }
-        ("/api/move", _, true) => {
-            #[derive(Deserialize)]
-            struct M {
-                #[serde(rename = "move")]
-                mv: String,
-            }
-            let req: M = match parse_json(body) {
-                Ok(r) => r,
-                Err(e) => return e,
-            };
-            let snap = t.session.snapshot();
-            if t.seats.get(snap.to_move).is_some_and(|s| s.engine) {
-                return Reply::error(409, "it is the engine's turn");
-            }
-            t.cancel();
-            t.session.play(&req.mv)
+    }
+
+    /// The first value of query parameter `name`.
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.query
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn json<T: for<'de> Deserialize<'de>>(&self) -> Result<T, Reply> {
+        parse_json(self.body)
+    }
+}
+
+/// What a handler did.
+enum Answer {
+    /// The table changed: start what it needs, send the state to everyone.
+    Changed,
+    /// This answer, nothing else.
+    Reply(Reply),
+    /// This state, also sent to every page.
+    Broadcast(Value),
+}
+
+type Handler = fn(&Arc<Shared>, &mut Table, &Request) -> Result<Answer, Reply>;
+
+/// The routes: path, method, handler.
+const ROUTES: &[(&str, &str, Handler)] = &[
+    ("/", "GET", |_, _, _| Ok(Answer::Reply(index_page()))),
+    ("/index.html", "GET", |_, _, _| {
+        Ok(Answer::Reply(index_page()))
+    }),
+    ("/app.js", "GET", |_, _, _| {
+        Ok(Answer::Reply(asset(
+            "text/javascript; charset=utf-8",
+            "app.js",
+            APP_JS,
+        )))
+    }),
+    ("/style.css", "GET", |_, _, _| {
+        Ok(Answer::Reply(asset(
+            "text/css; charset=utf-8",
+            "style.css",
+            STYLE_CSS,
+        )))
+    }),
+    ("/api/games", "GET", |sh, _, _| {
+        let mut g = games();
+        g["engines"] = json!(
+            sh.engines
+                .iter()
+                .map(|e| e.name.clone())
+                .collect::<Vec<_>>()
+        );
+        Ok(Answer::Reply(Reply::json(&g)))
+    }),
+    ("/api/state", "GET", |_, t, _| {
+        Ok(Answer::Reply(Reply::json(&t.state())))
+    }),
+    ("/api/pdn", "GET", |_, t, _| {
+        Ok(Answer::Reply(Reply::text(
+            "application/x-pdn; charset=utf-8",
+            &t.pdn(),
+        )))
+    }),
+    // Served by `stream_events`; here only for its 405.
+    ("/api/events", "GET", |_, _, _| {
+        Err(Reply::error(400, "an event stream"))
+    }),
+    ("/api/new", "POST", api_new),
+    ("/api/move", "POST", api_move),
+    ("/api/undo", "POST", api_undo),
+    ("/api/goto", "POST", api_goto),
+    ("/api/position", "POST", api_position),
+    ("/api/seats", "POST", api_seats),
+    ("/api/analyse", "POST", api_analyse),
+    ("/api/review", "POST", api_review),
+    ("/api/stop", "POST", api_stop),
+    ("/api/watch", "POST", api_watch),
+    ("/api/replay", "POST", api_replay),
+];
+
+fn index_page() -> Reply {
+    asset("text/html; charset=utf-8", "index.html", INDEX_HTML)
+}
+
+fn api_new(shared: &Arc<Shared>, t: &mut Table, r: &Request) -> Result<Answer, Reply> {
+    let mut req: NewRequest = r.json()?;
+    if req.clock.is_none() {
+        req.clock = shared.clock;
+    }
+    if let Some(seats) = &req.seats {
+        check_external(shared, seats)?;
+    }
+    let fresh = build_table(&req)?;
+    t.cancel();
+    t.cancel_review();
+    let (analysing, multipv) = (t.analysing, t.multipv);
+    *t = fresh;
+    t.analysing = analysing;
+    t.multipv = multipv;
+    Ok(Answer::Changed)
+}
+
+fn api_move(_: &Arc<Shared>, t: &mut Table, r: &Request) -> Result<Answer, Reply> {
+    #[derive(Deserialize)]
+    struct M {
+        #[serde(rename = "move")]
+        mv: String,
+    }
+    let req: M = r.json()?;
+    let snap = t.session.snapshot();
+    if t.seats.get(snap.to_move).is_some_and(|s| s.engine) {
+        return Err(Reply::error(409, "it is the engine's turn"));
+    }
+    t.cancel();
+    t.play(&req.mv)?;
+    Ok(Answer::Changed)
+}
+
+fn api_undo(_: &Arc<Shared>, t: &mut Table, _: &Request) -> Result<Answer, Reply> {
+    t.cancel();
+    let mut ply = t.session.ply();
+    if ply == 0 {
+        return Err(Reply::error(409, "nothing to take back"));
+    }
+    ply -= 1;
+    // Back to a position where a person is to move.
+    while ply > 0 {
+        if t.session.goto(ply).is_err() {
+            break;
         }
-        ("/api/undo", _, true) => {
-            t.cancel();
-            let mut ply = t.session.ply();
-            if ply == 0 {
-                return Reply::error(409, "nothing to take back");
-            }
-            ply -= 1;
-            // Back to a position where a person is to move.
-            while ply > 0 {
-                if t.session.goto(ply).is_err() {
-                    break;
-                }
-                let to_move = t.session.snapshot().to_move;
-                if !t.seats.get(to_move).is_some_and(|s| s.engine) {
-                    break;
-                }
-                ply -= 1;
-            }
-            t.session.goto(ply)
+        let to_move = t.session.snapshot().to_move;
+        if !t.seats.get(to_move).is_some_and(|s| s.engine) {
+            break;
         }
-        ("/api/goto", _, true) => {
-            #[derive(Deserialize)]
-            struct G {
-                ply: usize,
-            }
-            let req: G = match parse_json(body) {
-                Ok(r) => r,
-                Err(e) => return e,
-            };
-            t.cancel();
-            t.session.goto(req.ply)
+        ply -= 1;
+    }
+    t.session.goto(ply)?;
+    Ok(Answer::Changed)
+}
+
+fn api_goto(_: &Arc<Shared>, t: &mut Table, r: &Request) -> Result<Answer, Reply> {
+    #[derive(Deserialize)]
+    struct G {
+        ply: usize,
+    }
+    let req: G = r.json()?;
+    t.cancel();
+    t.session.goto(req.ply)?;
+    Ok(Answer::Changed)
+}
+
+fn api_position(_: &Arc<Shared>, t: &mut Table, r: &Request) -> Result<Answer, Reply> {
+    #[derive(Deserialize)]
+    struct P {
+        fen: String,
+    }
+    let req: P = r.json()?;
+    if req.fen.trim().is_empty() {
+        return Err(Reply::error(
+            400,
+            "empty position: give a FEN or a Hub position string",
+        ));
+    }
+    t.session.load(&req.fen, &[])?;
+    t.cancel();
+    t.tags.clear();
+    Ok(Answer::Changed)
+}
+
+fn api_seats(shared: &Arc<Shared>, t: &mut Table, r: &Request) -> Result<Answer, Reply> {
+    #[derive(Deserialize)]
+    struct S {
+        seats: Vec<Seat>,
+    }
+    let req: S = r.json()?;
+    check_external(shared, &req.seats)?;
+    check_seats(&req.seats, t.session.players())?;
+    t.cancel();
+    t.seats = req.seats;
+    Ok(Answer::Changed)
+}
+
+fn api_analyse(_: &Arc<Shared>, t: &mut Table, r: &Request) -> Result<Answer, Reply> {
+    #[derive(Deserialize)]
+    struct A {
+        on: bool,
+        #[serde(default)]
+        multipv: Option<usize>,
+    }
+    let req: A = r.json()?;
+    if let Some(k) = req.multipv {
+        if !(1..=MAX_LINES).contains(&k) {
+            return Err(Reply::error(
+                400,
+                format!("multipv {k} is out of range (1..={MAX_LINES})"),
+            ));
         }
-        ("/api/position", _, true) => {
-            #[derive(Deserialize)]
-            struct P {
-                fen: String,
-            }
-            let req: P = match parse_json(body) {
-                Ok(r) => r,
-                Err(e) => return e,
-            };
-            if req.fen.trim().is_empty() {
-                return Reply::error(400, "empty position: give a FEN or a Hub position string");
-            }
-            t.cancel();
-            t.tags.clear();
-            t.session.load(&req.fen, &[])
-        }
-        ("/api/seats", _, true) => {
-            #[derive(Deserialize)]
-            struct S {
-                seats: Vec<Seat>,
-            }
-            let req: S = match parse_json(body) {
-                Ok(r) => r,
-                Err(e) => return e,
-            };
-            match check_seats(&req.seats, t.session.players()) {
-                Ok(()) => {
-                    t.cancel();
-                    t.seats = req.seats;
-                    Ok(())
-                }
-                Err(e) => Err(e),
-            }
-        }
-        ("/api/analyse", _, true) => {
-            #[derive(Deserialize)]
-            struct A {
-                on: bool,
-            }
-            let req: A = match parse_json(body) {
-                Ok(r) => r,
-                Err(e) => return e,
-            };
-            t.analysing = req.on;
-            if !req.on
-                && t.search
-                    .as_ref()
-                    .is_some_and(|r| r.kind == SearchKind::Analyse)
+        if k != t.multipv {
+            t.multipv = k;
+            // A running analysis starts again with the new count.
+            if t.search
+                .as_ref()
+                .is_some_and(|s| s.kind == SearchKind::Analyse)
             {
                 t.cancel();
             }
-            Ok(())
         }
-        ("/api/stop", _, true) => {
-            // The engine plays the best move found so far; an analysis
-            // stops (and stays off).
-            match &t.search {
-                Some(r) if r.kind == SearchKind::Play => r.control.stop(),
-                Some(_) => {
-                    t.analysing = false;
-                    t.cancel();
-                }
-                None => {}
-            }
-            return Reply::json(&t.state());
-        }
-        ("/api/watch", _, true) => {
-            let index = query
-                .split('&')
-                .find_map(|kv| kv.strip_prefix("game="))
-                .map(|v| v.parse::<usize>().ok().and_then(|g| g.checked_sub(1)));
-            let index = match index {
-                None => 0,
-                Some(Some(i)) => i,
-                Some(None) => return Reply::error(400, "game= must be a number from 1"),
-            };
-            match load_pdn(body, index, &t.opts) {
-                Ok((fresh, titles)) => {
-                    t.cancel();
-                    *t = fresh;
-                    let mut state = t.state();
-                    state["games"] = json!(titles);
-                    state["game"] = json!(index + 1);
-                    drop(t);
-                    shared.broadcast("state", &state);
-                    return Reply::json(&state);
-                }
-                Err(e) => Err(e),
-            }
-        }
-        ("/api/replay", _, true) => {
-            // Stateless: the position after some moves, as Salto's rules
-            // see it (the browser test checks the page against it).
-            let req: NewRequest = match parse_json(body) {
-                Ok(r) => r,
-                Err(e) => return e,
-            };
-            return match build_table(&req) {
-                Ok(fresh) => {
-                    let s = fresh.session.snapshot();
-                    let pieces = layout::pieces(&fresh.opts, &s.fen).unwrap_or_default();
-                    Reply::json(&json!({
-                        "fen": s.fen, "to_move": s.to_move, "legal": s.legal,
-                        "result": s.result, "pieces": pieces,
-                    }))
-                }
-                Err(e) => e.into(),
-            };
-        }
-        (
-            "/" | "/index.html" | "/app.js" | "/style.css" | "/api/games" | "/api/state"
-            | "/api/pdn" | "/api/events",
-            _,
-            _,
-        ) => return Reply::error(405, format!("{path} takes GET")),
-        (
-            "/api/new" | "/api/move" | "/api/undo" | "/api/goto" | "/api/position" | "/api/seats"
-            | "/api/analyse" | "/api/stop" | "/api/watch" | "/api/replay",
-            _,
-            _,
-        ) => return Reply::error(405, format!("{path} takes POST")),
-        _ => return Reply::error(404, format!("no such page: {path}")),
+    }
+    t.analysing = req.on;
+    if !req.on
+        && t.search
+            .as_ref()
+            .is_some_and(|r| r.kind == SearchKind::Analyse)
+    {
+        t.cancel();
+    }
+    Ok(Answer::Changed)
+}
+
+fn api_review(shared: &Arc<Shared>, t: &mut Table, r: &Request) -> Result<Answer, Reply> {
+    #[derive(Deserialize)]
+    struct R {
+        #[serde(default)]
+        cancel: bool,
+        #[serde(default)]
+        depth: Option<u32>,
+        #[serde(default)]
+        movetime: Option<f64>,
+    }
+    let req: R = r.json()?;
+    if req.cancel {
+        t.cancel_review();
+        return Ok(Answer::Changed);
+    }
+    let seat = Seat {
+        engine: true,
+        depth: req.depth,
+        movetime: req.movetime,
+        external: None,
     };
-    match reply {
-        Ok(()) => {
+    seat.check()?;
+    let limits = seat.limits();
+    t.cancel_review();
+    start_review(shared, t, limits, req.depth, req.movetime);
+    Ok(Answer::Changed)
+}
+
+/// Starts the game analysis of the table's line on its own thread: it
+/// sends `review` events with its progress, and the state when done.
+fn start_review(
+    shared: &Arc<Shared>,
+    t: &mut Table,
+    limits: Limits,
+    depth: Option<u32>,
+    movetime: Option<f64>,
+) {
+    let id = t.next_id;
+    t.next_id += 1;
+    let control = Arc::new(Control::new());
+    let line = t.session.line();
+    t.review = Some(Review {
+        id,
+        total: line.len() + 1,
+        line,
+        control: control.clone(),
+        running: true,
+        done: 0,
+        points: Vec::new(),
+        depth,
+        movetime,
+    });
+    let job = t.session.review_job(limits);
+    let sh = shared.clone();
+    let spawned = std::thread::Builder::new()
+        .name("gui-review".into())
+        .stack_size(64 << 20)
+        .spawn(move || {
+            let mut progress = |done: usize, total: usize| {
+                {
+                    let mut t = lock(&sh.table);
+                    match t.review.as_mut() {
+                        Some(r) if r.id == id => r.done = done,
+                        _ => return,
+                    }
+                }
+                sh.broadcast("review", &json!({ "id": id, "done": done, "total": total }));
+            };
+            let points = job(&control, &mut progress);
+            let mut t = lock(&sh.table);
+            match t.review.as_mut() {
+                Some(r) if r.id == id && !control.should_stop() => {
+                    r.running = false;
+                    r.points = points;
+                }
+                _ => return,
+            }
+            let state = t.state();
+            drop(t);
+            sh.broadcast("state", &state);
+        });
+    if let Err(e) = spawned {
+        t.review = None;
+        shared.broadcast(
+            "error",
+            &json!({ "error": format!("cannot start the analysis: {e}") }),
+        );
+    }
+}
+
+fn api_stop(_: &Arc<Shared>, t: &mut Table, _: &Request) -> Result<Answer, Reply> {
+    // The engine plays the best move found so far; an analysis stops (and
+    // stays off).
+    match &t.search {
+        Some(r) if r.kind == SearchKind::Play => r.control.stop(),
+        Some(_) => {
+            t.analysing = false;
+            t.cancel();
+        }
+        None => {}
+    }
+    Ok(Answer::Reply(Reply::json(&t.state())))
+}
+
+fn api_watch(_: &Arc<Shared>, t: &mut Table, r: &Request) -> Result<Answer, Reply> {
+    let index = match r.param("game") {
+        None => 0,
+        Some(g) => g
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .and_then(|g| g.checked_sub(1))
+            .ok_or_else(|| Reply::error(400, "game= must be a number from 1"))?,
+    };
+    let (fresh, titles) = load_pdn(r.body, index, &t.opts)?;
+    t.cancel();
+    t.cancel_review();
+    *t = fresh;
+    let mut state = t.state();
+    state["games"] = json!(titles);
+    state["game"] = json!(index + 1);
+    Ok(Answer::Broadcast(state))
+}
+
+fn api_replay(_: &Arc<Shared>, _: &mut Table, r: &Request) -> Result<Answer, Reply> {
+    // Stateless: the position after some moves, as Salto's rules see it
+    // (the browser test checks the page against it).
+    let req: NewRequest = r.json()?;
+    let fresh = build_table(&req)?;
+    let s = fresh.session.snapshot();
+    let pieces = layout::pieces(&fresh.opts, &s.fen).unwrap_or_default();
+    Ok(Answer::Reply(Reply::json(&json!({
+        "fen": s.fen, "to_move": s.to_move, "legal": s.legal,
+        "result": s.result, "pieces": pieces,
+    }))))
+}
+
+/// Answers one API or asset request (everything but the event stream):
+/// the route of its path, 405 for a known path with another method, 404
+/// for an unknown one.
+fn route(shared: &Arc<Shared>, req: &Request) -> Reply {
+    let same_path: Vec<&(&str, &str, Handler)> =
+        ROUTES.iter().filter(|(p, _, _)| *p == req.path).collect();
+    let Some(&&(_, _, handler)) = same_path.iter().find(|(_, m, _)| *m == req.method) else {
+        return match same_path.first() {
+            Some((_, m, _)) => Reply::error(405, format!("{} takes {m}", req.path)),
+            None => Reply::error(404, format!("no such page: {}", req.path)),
+        };
+    };
+    let mut t = lock(&shared.table);
+    match handler(shared, &mut t, req) {
+        Err(reply) | Ok(Answer::Reply(reply)) => reply,
+        Ok(Answer::Broadcast(state)) => {
+            drop(t);
+            shared.broadcast("state", &state);
+            Reply::json(&state)
+        }
+        Ok(Answer::Changed) => {
+            t.drop_stale_review();
+            arm_flag(shared, &t);
             kick(shared, &mut t);
             let state = t.state();
             drop(t);
             shared.broadcast("state", &state);
             Reply::json(&state)
         }
-        Err(e) => e.into(),
     }
 }
 
@@ -827,7 +1449,7 @@ fn stream_events(shared: &Arc<Shared>, req: tiny_http::Request) {
 fn handle(shared: &Arc<Shared>, mut req: tiny_http::Request) {
     let method = req.method().as_str().to_ascii_uppercase();
     let url = req.url().to_string();
-    if method == "GET" && url.split('?').next() == Some("/api/events") {
+    if method == "GET" && Request::new(&method, &url, "").path == "/api/events" {
         stream_events(shared, req);
         return;
     }
@@ -842,7 +1464,7 @@ fn handle(shared: &Arc<Shared>, mut req: tiny_http::Request) {
         Reply::error(413, format!("request body over {} MiB", MAX_BODY >> 20))
     } else {
         match String::from_utf8(body) {
-            Ok(text) => route(shared, &method, &url, &text),
+            Ok(text) => route(shared, &Request::new(&method, &url, &text)),
             Err(_) => Reply::error(400, "the request body is not UTF-8"),
         }
     };
@@ -883,6 +1505,20 @@ impl Server {
 /// Starts the server on `host:port` (port 0: any free port) with an
 /// international game on the table.
 pub fn start(host: &str, port: u16) -> Result<Server, String> {
+    start_with(host, port, None, Vec::new())
+}
+
+/// [`start`], with a time control for every new game that names none and
+/// other Hub engines a seat may be.
+pub fn start_with(
+    host: &str,
+    port: u16,
+    clock: Option<Clock>,
+    engines: Vec<EngineSpec>,
+) -> Result<Server, String> {
+    if let Some(c) = clock {
+        c.check().map_err(|e| e.to_string())?;
+    }
     let http = tiny_http::Server::http((host, port))
         .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
     let addr = http
@@ -890,7 +1526,15 @@ pub fn start(host: &str, port: u16) -> Result<Server, String> {
         .to_ip()
         .ok_or_else(|| "the server has no IP address".to_string())?;
     let table = Table::new(Options::new(Variant::International)).map_err(|e| e.to_string())?;
+    let mut table = table;
+    if let Some(c) = clock {
+        table.clocks = Some(Clocks::new(c, table.session.players()));
+    }
+    let running_engines = Mutex::new(engines.iter().map(|_| None).collect());
     let shared = Arc::new(Shared {
+        clock,
+        engines,
+        running_engines,
         table: Mutex::new(table),
         streams: Mutex::new(Vec::new()),
     });

@@ -3,6 +3,7 @@
 //! The moves stay text; the game session checks them.
 
 use crate::game::{ParseError, ParseResult};
+use crate::variant::{DESCRIPTORS, Variant};
 use serde::Serialize;
 
 /// One game of a PDN file.
@@ -18,6 +19,24 @@ impl PdnGame {
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
+    }
+
+    /// The variant the tags name (`Variant`, else `GameType`), if any.
+    pub fn variant(&self) -> Option<Variant> {
+        if let Some(v) = self.tag("Variant").and_then(|v| v.parse().ok()) {
+            return Some(v);
+        }
+        let number: u32 = self
+            .tag("GameType")?
+            .split(',')
+            .next()?
+            .trim()
+            .parse()
+            .ok()?;
+        DESCRIPTORS
+            .iter()
+            .find(|d| d.pdn_game_type == Some(number))
+            .map(|d| d.variant)
     }
 }
 

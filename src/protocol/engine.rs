@@ -254,17 +254,24 @@ impl<G: Game> EngineApi for Engine<G> {
         let control = Arc::new(Control::new());
         control.reset(ponder);
         self.control = control.clone();
+        let multipv = limits.multipv;
         self.spawn_job(session, out, finished, move |session, out| {
             let mut on_info = |info: &Info<G::Move>| {
                 let pv = format::pv(&game, &root, &info.pv);
-                let _ = out.send(format::info(
+                let line = format::info(
                     info.depth,
                     info.mean_depth,
                     info.score,
                     info.nodes,
                     info.time,
                     &pv,
-                ));
+                );
+                let line = if multipv > 1 {
+                    format::with_multipv(&line, info.multipv)
+                } else {
+                    line
+                };
+                let _ = out.send(line);
             };
             let result = session.search(&limits, &control, &mut on_info);
             format::done_line(&game, &root, &result)

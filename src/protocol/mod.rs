@@ -31,6 +31,9 @@ use std::thread::JoinHandle;
 /// in memory; a 1 MB line is still read and parsed.
 pub const MAX_LINE: usize = 16 << 20;
 
+/// The most root lines `set-param name=multipv` asks for.
+pub const MAX_MULTIPV: usize = 512;
+
 /// What the controller reacts to.
 #[derive(Debug)]
 pub enum Event {
@@ -104,6 +107,8 @@ pub struct Controller<F: EngineFactory> {
     hash_mib: usize,
     ponder: bool,
     search_algorithm: Algorithm,
+    /// The `multipv` parameter: root lines reported per iteration.
+    multipv: usize,
     limits: Limits,
     /// The last `pos` that succeeded, replayed when a rule option changes.
     last_pos: Option<PosArgs>,
@@ -156,6 +161,7 @@ impl<F: EngineFactory> Controller<F> {
             hash_mib,
             ponder: false,
             search_algorithm: Algorithm::DEFAULT,
+            multipv: 1,
             limits: fresh_limits(),
             last_pos: None,
             out,
@@ -420,7 +426,8 @@ impl<F: EngineFactory> Controller<F> {
             }
         }
         let ponder = mode == GoMode::Ponder;
-        let limits = std::mem::replace(&mut self.limits, fresh_limits());
+        let mut limits = std::mem::replace(&mut self.limits, fresh_limits());
+        limits.multipv = self.multipv;
         let (out, finished) = (self.out.clone(), self.on_finish());
         let started = self
             .engine_mut()
@@ -536,6 +543,10 @@ impl<F: EngineFactory> Controller<F> {
             self.search_algorithm,
             Algorithm::names()
         ));
+        lines.push(format!(
+            "param name=multipv value={} type=int min=1 max={MAX_MULTIPV}",
+            self.multipv
+        ));
         lines.extend(self.egdb.params());
         lines.extend(self.book.hub_params());
         lines.push("wait".into());
@@ -613,6 +624,7 @@ impl<F: EngineFactory> Controller<F> {
                     }
                 }
             }
+            "multipv" => self.multipv = int_param(&lname, value, 1, MAX_MULTIPV)?,
             "search" => {
                 let a = Algorithm::parse(value)?;
                 self.search_algorithm = a;

@@ -68,6 +68,18 @@ pub fn info(depth: u32, mean_depth: f64, s: Score, nodes: u64, time: f64, pv: &[
     )
 }
 
+/// An `info` line with `multipv=K` after its depth (the `multipv`
+/// parameter, protocol.md): `info depth=9 multipv=2 mean-depth=...`.
+pub fn with_multipv(info_line: &str, k: usize) -> String {
+    match info_line.split_once(' ').and_then(|(head, rest)| {
+        let (depth, tail) = rest.split_once(' ')?;
+        Some(format!("{head} {depth} multipv={k} {tail}"))
+    }) {
+        Some(line) => line,
+        None => format!("{info_line} multipv={k}"),
+    }
+}
+
 /// `done move=<move> [ponder=<move>]`.
 pub fn done(mv: &str, ponder: Option<&str>) -> String {
     match ponder {
@@ -158,5 +170,9 @@ mod tests {
             "info depth=12 mean-depth=11.4 score=0.25 nodes=1500000 time=1.000 nps=1.50 pv=\"32-28 19-23\""
         );
         assert!(info(1, f64::NAN, 0, 5, 0.0, &[]).contains("nps=0.00"));
+        assert_eq!(
+            with_multipv(&info(3, 3.0, 0, 1, 1.0, &["1-2".into()]), 2),
+            "info depth=3 multipv=2 mean-depth=3.0 score=0.00 nodes=1 time=1.000 nps=0.00 pv=\"1-2\""
+        );
     }
 }

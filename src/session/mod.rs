@@ -9,6 +9,7 @@
 //! ```
 
 pub mod format;
+pub mod review;
 
 use crate::game::{Game, MoveList, ParseError};
 use crate::search::Searcher;

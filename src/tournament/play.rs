@@ -841,6 +841,24 @@ fn adjudicate(
     None
 }
 
+/// The `set-param` lines that select the game in every engine: the variant
+/// (by its Hub name, Scan's `normal` for international) and every option of
+/// the variant's descriptor that is not the default.
+pub fn game_params(opts: &crate::variant::Options) -> Vec<(String, String)> {
+    let d = crate::variant::Options::new(opts.variant);
+    let desc = opts.variant.descriptor();
+    let mut p = vec![("variant".to_string(), desc.hub_name.to_string())];
+    for &name in desc.options {
+        let value = opts.value(name);
+        if value != d.value(name)
+            && let Some(v) = value
+        {
+            p.push((name.to_string(), v));
+        }
+    }
+    p
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

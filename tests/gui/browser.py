@@ -247,6 +247,98 @@ def one_move(gui, game, shot):
     print(f"{game['variant']}: played {mv['text']}")
 
 
+def analyse_game(gui, game, played):
+    """Analyse game on the watched game: a graph with one point per
+    position (the start and after each move); a click goes there."""
+    gui.d.find_element(By.ID, "tab-play").click()
+    depth = gui.d.find_element(By.ID, "review-depth")
+    depth.clear()
+    depth.send_keys("2")
+    gui.d.find_element(By.ID, "review").click()
+    points = "#graph .graph-point"
+    gui.wait(lambda: len(gui.d.find_elements(By.CSS_SELECTOR, points)) == len(played) + 1,
+             f"no graph with {len(played) + 1} points: "
+             f"{len(gui.d.find_elements(By.CSS_SELECTOR, points))}")
+    check(gui.d.find_element(By.ID, "review-progress").get_attribute("hidden") is not None,
+          "the progress bar stayed after the analysis")
+    gui.click('#graph .graph-point[data-ply="3"]')
+    gui.wait(lambda: gui.state()["ply"] == 3, "a click on the graph did not go to ply 3")
+    gui.check_board(game, played[:3])
+    gui.wait(lambda: gui.d.find_element(By.CSS_SELECTOR, '#graph .graph-point.current')
+             .get_attribute("data-ply") == "3", "the graph does not show ply 3")
+    check("score" in gui.d.find_element(By.ID, "review-note").text, "no score under the graph")
+    if gui.shots:
+        gui.d.find_element(By.ID, "graph").screenshot(os.path.join(gui.shots, "gui-graph.png"))
+    # Cancelled while it runs: the progress bar goes.
+    t = gui.d.find_element(By.ID, "review-time")
+    t.send_keys("5")
+    depth.clear()
+    gui.d.find_element(By.ID, "review").click()
+    gui.wait(lambda: gui.d.find_element(By.ID, "review-progress").is_displayed(),
+             "no progress bar while analysing")
+    gui.d.find_element(By.ID, "review-cancel").click()
+    gui.wait(lambda: gui.state()["review"] is None, "the analysis was not cancelled")
+    t.clear()
+    print(f"analyse game: {len(played) + 1} points, click went to ply 3")
+
+
+def several_lines(gui):
+    """Lines = 3 with Analyse: three lines listed, their moves as arrows."""
+    Select(gui.d.find_element(By.ID, "multipv")).select_by_value("3")
+    gui.wait(lambda: gui.state()["multipv"] == 3, "multipv was not set")
+    gui.d.find_element(By.ID, "analyse").click()
+    gui.wait(lambda: len(gui.d.find_elements(By.CSS_SELECTOR, "#lines li")) == 3,
+             "three lines are not listed")
+    gui.wait(lambda: len(gui.d.find_elements(By.CSS_SELECTOR, "#board line.arrow.alt")) >= 1,
+             "no arrow for the other lines")
+    gui.d.find_element(By.ID, "analyse").click()
+    gui.wait(lambda: not gui.state()["analysing"], "analysis did not stop")
+    Select(gui.d.find_element(By.ID, "multipv")).select_by_value("1")
+    print("several lines: 3 listed with arrows")
+
+
+def timed_game(gui):
+    """Two engines at depth 30 on a 0.5 s clock: the first runs out of time
+    while it thinks, and the page shows the flag and the result."""
+    box = gui.d.find_element(By.ID, "clock")
+    box.clear()
+    box.send_keys("0.5+0")
+    game = {"variant": "international"}
+    gui.new_game(game, [30, 30])
+    gui.wait(lambda: gui.d.find_elements(By.CSS_SELECTOR, "#clocks .clock.running"),
+             "no running clock")
+    gui.wait(lambda: gui.d.find_elements(By.CSS_SELECTOR, "#clocks .clock.flagged"),
+             "no flag shown", timeout=20)
+    status = gui.d.find_element(By.ID, "status").text
+    check("lost on time" in status and "wins" in status, f"the flag is not the result: {status!r}")
+    flagged = gui.d.find_element(By.CSS_SELECTOR, "#clocks .clock.flagged").text
+    check("0.0" in flagged, f"the flagged clock shows {flagged!r}")
+    box.clear()
+    gui.set_form(game, [None, None])
+    print(f"timed game: {status}")
+
+
+def phone(gui):
+    """A 400x800 window: the board fits the width, nothing scrolls sideways,
+    and a tap plays a move."""
+    gui.d.set_window_size(400, 800)
+    gui.new_game({"variant": "international"}, [None, None])
+    width = gui.d.execute_script("return document.documentElement.clientWidth")
+    board = gui.d.execute_script(
+        "const r = document.getElementById('board').getBoundingClientRect(); return [r.left, r.right];")
+    scroll = gui.d.execute_script("return document.documentElement.scrollWidth")
+    check(board[0] >= 0 and board[1] <= width + 1 and board[1] - board[0] > 0.8 * width,
+          f"the board does not fit a {width} px window: {board}")
+    check(scroll <= width + 1, f"the page scrolls sideways: {scroll} > {width}")
+    mv = gui.state()["legal"][0]
+    gui.click_move(mv)
+    gui.check_board({"variant": "international"}, [mv["text"]])
+    if gui.shots:
+        gui.d.save_screenshot(os.path.join(gui.shots, "gui-phone.png"))
+    gui.d.set_window_size(1280, 1000)
+    print(f"phone: the board is {board[1] - board[0]:.0f} px wide in {width} px")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--salto", required=True)
@@ -366,6 +458,11 @@ def main():
         os.unlink(f.name)
         if gui.shots:
             gui.d.save_screenshot(os.path.join(gui.shots, "gui-page.png"))
+
+        analyse_game(gui, game, played)
+        several_lines(gui)
+        timed_game(gui)
+        phone(gui)
         print(f"browser test passed in {time.time() - t0:.1f} s")
     finally:
         gui.close()

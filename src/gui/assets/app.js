@@ -12,6 +12,8 @@ let info = null;      // the last search report
 let selected = null;  // the square of the piece the user picked
 let pdnText = null;   // the PDN file being watched
 let autoplay = null;
+let lines = [];       // the analysis' lines (multipv), best first
+let clockAt = 0;      // when the state with the clocks arrived (performance.now())
 
 // ---------- server ----------
 
@@ -39,9 +41,15 @@ function listen() {
   es.addEventListener('state', (ev) => setState(JSON.parse(ev.data)));
   es.addEventListener('info', (ev) => {
     const d = JSON.parse(ev.data);
-    info = d.info;
+    const k = d.info.multipv || 1;
+    if (k <= 1) { info = d.info; lines = [d.info]; } else if (k - 1 <= lines.length) { lines[k - 1] = d.info; }
     showInfo(d.kind);
+    showLines();
     drawBoard();
+  });
+  es.addEventListener('review', (ev) => {
+    const d = JSON.parse(ev.data);
+    if (state && state.review) { state.review.done = d.done; state.review.total = d.total; showReview(); }
   });
   es.addEventListener('error', (ev) => {
     if (ev.data) showError(JSON.parse(ev.data).error);
@@ -56,7 +64,9 @@ function setState(s) {
   const sameGame = state && state.variant === s.variant && state.players === s.players;
   const samePos = state && state.fen === s.fen && state.ply === s.ply;
   state = s;
+  clockAt = performance.now();
   info = s.info;
+  lines = s.lines || [];
   if (!samePos) selected = null;
   if (!sameGame) { syncForm(); }
   syncSeats();
@@ -64,7 +74,11 @@ function setState(s) {
   showStatus();
   showInfo(s.searching);
   showMoves();
+  showLines();
+  showReview();
+  showClocks();
   $('analyse').checked = s.analysing;
+  if (document.activeElement !== $('multipv')) $('multipv').value = String(s.multipv || 1);
   $('pass').hidden = !humanToMove() || !s.legal.some((m) => m.text === 'pass');
   if (s.games) showWatchGames(s.games, s.game);
   showTags();
@@ -103,6 +117,108 @@ function showInfo(kind) {
     '  nps ' + info.nps + '  time ' + info.time.toFixed(1) + 's\npv ' + pv;
 }
 
+function clockText(t) {
+  if (t >= 60) {
+    const m = Math.floor(t / 60), sec = Math.floor(t - 60 * m);
+    return m + ':' + String(sec).padStart(2, '0');
+  }
+  return t.toFixed(1);
+}
+
+// The clocks run on the page between states: the time left at the state,
+// less the time since for the player to move.
+function showClocks() {
+  const box = $('clocks');
+  const c = state && state.clock;
+  box.hidden = !c;
+  if (!c) return;
+  box.textContent = '';
+  const since = (performance.now() - clockAt) / 1000;
+  c.left.forEach((left, p) => {
+    const t = Math.max(0, c.running === p ? left - c.elapsed - since : left);
+    const d = document.createElement('span');
+    d.className = 'clock' + (c.running === p ? ' running' : '') + (c.flag === p ? ' flagged' : '');
+    d.dataset.player = p;
+    d.textContent = playerName(p).split(' (')[0] + ' ' + clockText(t) + (c.flag === p ? ' \u2691 time' : '');
+    box.appendChild(d);
+  });
+}
+
+function parseClock(text) {
+  const t = text.trim();
+  if (!t) return null;
+  const [b, i] = t.split('+');
+  return { base: Number(b), inc: i ? Number(i) : 0 };
+}
+
+function showLines() {
+  const box = $('lines');
+  box.textContent = '';
+  if (!state || !state.searching || lines.length < 2) return;
+  for (const l of lines) {
+    const li = document.createElement('li');
+    li.className = 'line';
+    li.textContent = l.score + '  ' + l.pv.map((m) => m.text).join(' ');
+    li.title = 'depth ' + l.depth;
+    box.appendChild(li);
+  }
+}
+
+// The review point of each ply, when the game analysis is done.
+function reviewPoints() {
+  const r = state && state.review;
+  return r && !r.running && r.points.length ? r.points : null;
+}
+
+function showReview() {
+  const r = state.review;
+  const bar = $('review-progress');
+  bar.hidden = !(r && r.running);
+  $('review-cancel').hidden = !(r && r.running);
+  $('review').disabled = !!(r && r.running) || state.line.length === 0;
+  if (r && r.running) { bar.max = r.total; bar.value = r.done; }
+  drawGraph();
+  const pts = reviewPoints();
+  const note = $('review-note');
+  note.textContent = '';
+  if (!pts) { if (r && r.running) note.textContent = 'analysing: ' + r.done + ' of ' + r.total + ' positions'; return; }
+  const p = pts[state.ply];
+  if (!p) return;
+  let text = 'score ' + p.score.toFixed(2) + ' (depth ' + p.depth + ')';
+  if (p.mark) text = state.line[state.ply - 1] + ': ' + p.mark + ', best was ' + p.better + '.  ' + text;
+  if (p.best) text += '  best here: ' + p.best;
+  note.textContent = text;
+}
+
+function drawGraph() {
+  const svg = $('graph');
+  const pts = reviewPoints();
+  svg.hidden = !pts;
+  svg.textContent = '';
+  if (!pts) return;
+  const W = 300, H = 120, M = 6, CAP = 5;
+  const n = Math.max(1, pts.length - 1);
+  const x = (ply) => M + (W - 2 * M) * ply / n;
+  const y = (s) => H / 2 - (H / 2 - M) * Math.max(-CAP, Math.min(CAP, s)) / CAP;
+  el('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'axis' }, svg);
+  el('polyline', { points: pts.map((p) => x(p.ply).toFixed(1) + ',' + y(p.score).toFixed(1)).join(' '), class: 'curve' }, svg);
+  for (const p of pts) {
+    const c = el('circle', {
+      cx: x(p.ply), cy: y(p.score), r: p.mark ? 4.5 : 3,
+      class: 'graph-point' + (p.mark ? ' mark-' + p.mark : '') + (p.ply === state.ply ? ' current' : ''),
+      'data-ply': p.ply,
+    }, svg);
+    const t = el('title', {}, c);
+    t.textContent = 'ply ' + p.ply + ': ' + p.score.toFixed(2) + (p.mark ? ' (' + p.mark + ', best ' + p.better + ')' : '');
+    c.addEventListener('click', () => step(p.ply));
+  }
+}
+
+function reviewRequest() {
+  const d = $('review-depth').value, t = $('review-time').value;
+  return { depth: d ? Number(d) : null, movetime: t ? Number(t) : null };
+}
+
 function showMoves() {
   const box = $('movelist');
   box.textContent = '';
@@ -121,6 +237,13 @@ function showMoves() {
     span.textContent = mv;
     span.dataset.ply = i + 1;
     span.title = state.line[i];
+    const pts = reviewPoints();
+    const p = pts && pts[i + 1];
+    if (p && p.mark) {
+      span.classList.add('mark-' + p.mark);
+      span.dataset.mark = p.mark;
+      span.title = p.mark + ': best was ' + p.better;
+    }
     span.onclick = () => api('/api/goto', { ply: i + 1 }).then(setState).catch(() => {});
     box.appendChild(span);
     box.appendChild(document.createTextNode(' '));
@@ -220,9 +343,11 @@ function buildSeats(n) {
     name.textContent = pl ? pl.name.split(' (')[0] : 'Player ' + (p + 1);
     const kind = document.createElement('select');
     kind.className = 'seat-kind';
-    for (const k of ['human', 'engine']) {
+    // Salto, or another Hub engine of `salto gui --engine`.
+    for (const k of ['human', 'engine'].concat((games.engines || []).map((n) => 'engine:' + n))) {
       const o = document.createElement('option');
-      o.value = o.textContent = k;
+      o.value = k;
+      o.textContent = k === 'engine' ? 'salto' : k.startsWith('engine:') ? k.slice(7) : k;
       kind.appendChild(o);
     }
     const depth = document.createElement('input');
@@ -234,7 +359,7 @@ function buildSeats(n) {
     time.value = '1';
     const seat = useState ? state.seats[p] : null;
     if (seat) {
-      kind.value = seat.engine ? 'engine' : 'human';
+      kind.value = seatKind(seat);
       depth.value = seat.depth || '';
       time.value = seat.movetime || (seat.depth ? '' : '1');
     } else if (p === 1) {
@@ -253,21 +378,29 @@ function syncSeats() {
   rows.forEach((row, p) => {
     const seat = state.seats[p];
     if (document.activeElement && row.contains(document.activeElement)) return;
-    row.querySelector('.seat-kind').value = seat.engine ? 'engine' : 'human';
+    row.querySelector('.seat-kind').value = seatKind(seat);
     row.querySelector('.seat-depth').value = seat.depth || '';
     row.querySelector('.seat-time').value = seat.movetime || '';
   });
+}
+
+function seatKind(seat) {
+  if (!seat.engine) return 'human';
+  return seat.external ? 'engine:' + seat.external : 'engine';
 }
 
 function readSeats() {
   return Array.from($('seats').querySelectorAll('.seat')).map((row) => {
     const d = row.querySelector('.seat-depth').value;
     const t = row.querySelector('.seat-time').value;
-    return {
-      engine: row.querySelector('.seat-kind').value === 'engine',
+    const kind = row.querySelector('.seat-kind').value;
+    const seat = {
+      engine: kind !== 'human',
       depth: d ? Number(d) : null,
       movetime: t ? Number(t) : null,
     };
+    if (kind.startsWith('engine:')) seat.external = kind.slice(7);
+    return seat;
   });
 }
 
@@ -282,6 +415,8 @@ function newGameRequest() {
   for (const input of $('options').querySelectorAll('[data-option]')) options[input.dataset.option] = input.value;
   const v = variantInfo($('variant').value);
   const req = { variant: v.name, options, seats: readSeats() };
+  const clock = parseClock($('clock').value);
+  if (clock) req.clock = clock;
   if (v.players.length > 1) req.players = Number($('players').value);
   if (v.sets) req.sets = Number($('sets').value);
   return req;
@@ -435,7 +570,8 @@ function arrow(svg, from, to, cls) {
   const w = 0.16 * U;
   const pts = [[x2, y2], [hx - uy * w, hy + ux * w], [hx + uy * w, hy - ux * w]]
     .map(([a, b]) => a.toFixed(1) + ',' + b.toFixed(1)).join(' ');
-  el('polygon', { points: pts, class: 'arrow ' + cls, style: 'fill: ' + (cls === 'later' ? '#2a9d8f' : '#1d5fd1') }, svg);
+  const fill = { later: '#2a9d8f', alt: '#8e6cc0' }[cls] || '#1d5fd1';
+  el('polygon', { points: pts, class: 'arrow ' + cls, style: 'fill: ' + fill }, svg);
 }
 
 function drawBoard() {
@@ -462,6 +598,11 @@ function drawBoard() {
     }
   }
   if ($('arrows').checked && info && info.pv && state.searching) {
+    // The other lines' first moves under the best line.
+    lines.slice(1).forEach((l) => {
+      const m = l.pv[0];
+      if (m && m.from && m.to) arrow(svg, m.from, m.to, 'alt');
+    });
     info.pv.slice(0, 4).forEach((m, i) => {
       if (m.from && m.to) arrow(svg, m.from, m.to, i === 0 ? 'first' : 'later');
     });
@@ -574,6 +715,9 @@ function wire() {
   $('pass').onclick = () => play('pass');
   $('analyse').onchange = () => api('/api/analyse', { on: $('analyse').checked }).then(setState).catch(() => {});
   $('arrows').onchange = drawBoard;
+  $('multipv').onchange = () => api('/api/analyse', { on: $('analyse').checked, multipv: Number($('multipv').value) }).then(setState).catch(() => {});
+  $('review').onclick = () => api('/api/review', reviewRequest()).then(setState).catch(() => {});
+  $('review-cancel').onclick = () => api('/api/review', { cancel: true }).then(setState).catch(() => {});
   $('numbers').onchange = drawBoard;
   $('flip').onchange = drawBoard;
   $('set-position').onclick = () => api('/api/position', { fen: $('position').value }).then(setState).catch(() => {});
@@ -609,6 +753,7 @@ async function main() {
   fillVariants();
   setState(await api('/api/state'));
   listen();
+  setInterval(showClocks, 100);
   document.body.dataset.ready = '1';
 }
 

@@ -21,8 +21,17 @@ pub(super) fn root<G: Game>(
 ) {
     let game = ctx.game;
     ctx.nodes += 1;
-    let mut alpha = -SCORE_INF;
+    // Multi-PV: a move is searched against the k-th best score so far, so
+    // the k best get exact scores (k = 1: plain alpha-beta at the root).
+    let k = ctx.limits.multipv.max(1);
+    let mut top: Vec<Score> = Vec::with_capacity(k + 1);
+    let mut best = -SCORE_INF;
     for i in 0..root_moves.len() {
+        let alpha = if top.len() >= k {
+            top[k - 1]
+        } else {
+            -SCORE_INF
+        };
         let mv = root_moves[i].mv;
         let child = game.play(root, mv);
         let score = node(ctx, &child, depth - 1, alpha, SCORE_INF, 1, brs);
@@ -31,8 +40,11 @@ pub(super) fn root<G: Game>(
         }
         if i == 0 || score > alpha {
             root_moves[i].set_line(score, ctx.pv.line(1));
-            if score > alpha {
-                alpha = score;
+            let at = top.partition_point(|&s| s >= score);
+            top.insert(at, score);
+            top.truncate(k);
+            if score > best {
+                best = score;
                 root_moves[..=i].rotate_right(1);
             }
         } else {

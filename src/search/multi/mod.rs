@@ -29,7 +29,7 @@ use super::ordering::{History, Killers};
 use super::time::TimeManager;
 use super::tt::{Bound, Tt};
 use super::{Control, Info, Limits};
-use crate::game::{Game, Outcome, ParseError, ParseResult, Score, legal_prefix};
+use crate::game::{Game, Outcome, ParseError, ParseResult, SCORE_INF, Score, legal_prefix};
 use std::fmt;
 use std::time::Instant;
 
@@ -261,9 +261,22 @@ impl<G: Game> Multi<'_, '_, G> {
     /// The report of the best line (its legal prefix: a Best-Reply line
     /// skips players).
     fn report(&self, depth: u32, start: Instant) -> Info<G::Move> {
-        let rm = &self.root_moves[0];
+        self.line_report(0, depth, start)
+    }
+
+    /// The report of root line `i` (0 for the best).
+    fn line_report(&self, i: usize, depth: u32, start: Instant) -> Info<G::Move> {
+        let rm = &self.root_moves[i];
         let pv = legal_prefix(&self.ctx.game, self.root, &rm.pv);
-        driver::info(rm, pv, depth, &self.ctx.leaves, self.ctx.nodes, start, 1)
+        driver::info(
+            rm,
+            pv,
+            depth,
+            &self.ctx.leaves,
+            self.ctx.nodes,
+            start,
+            i + 1,
+        )
     }
 }
 
@@ -288,7 +301,15 @@ impl<G: Game> RootSearch<G> for Multi<'_, '_, G> {
         if self.ctx.stopped {
             return false;
         }
-        report(&self.report(depth, start));
+        // Multi-PV: the lines with a score (paranoid and BRS give the
+        // moves below the k-th no exact score).
+        let lines = self.ctx.limits.multipv.max(1).min(self.root_moves.len());
+        for i in 0..lines {
+            if i > 0 && self.root_moves[i].score <= -SCORE_INF {
+                break;
+            }
+            report(&self.line_report(i, depth, start));
+        }
         true
     }
 
