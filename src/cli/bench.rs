@@ -37,6 +37,29 @@ pub struct BenchArgs {
     /// the signature is the default's).
     #[arg(long, hide = true)]
     pub eval: Option<String>,
+    /// Compare Hub engines instead (repeatable; specs as `salto match
+    /// --engine`): each searches every position of `--positions` at
+    /// `--movetime`, `--depth` or `--nodes`, side by side.
+    #[arg(long, value_name = "SPEC")]
+    pub engine: Vec<String>,
+    /// The position file (one FEN per line, `#` comments) instead of the
+    /// variant's bench positions (with or without --engine).
+    #[arg(long, value_name = "FILE")]
+    pub positions: Option<std::path::PathBuf>,
+    /// With --engine: seconds per move.
+    #[arg(long)]
+    pub movetime: Option<f64>,
+    /// With --engine: nodes per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// With --engine: passes over the position set (the engines' order
+    /// alternates); the table shows each position's median.
+    #[arg(long, default_value_t = 1)]
+    pub runs: usize,
+    /// With --engine: the longest wait for a search at a fixed depth or
+    /// node count, seconds.
+    #[arg(long, default_value_t = 300.0)]
+    pub timeout: f64,
 }
 
 /// A position reached by `plies` pseudo-random moves from the start
@@ -88,6 +111,8 @@ pub struct BenchCount {
 
 struct BenchRun {
     variant: Variant,
+    /// FENs to search instead of the variant's bench positions.
+    fens: Option<Vec<String>>,
     features: Features,
     depth: Option<u32>,
     threads: usize,
@@ -100,7 +125,14 @@ impl GameVisitor for BenchRun {
     fn visit<G: Game>(self, game: G) -> Self::Output {
         let depth = self.depth.unwrap_or(self.variant.descriptor().bench_depth);
         let mut total = BenchCount::default();
-        for (i, pos) in positions(&game, self.variant)?.iter().enumerate() {
+        let set = match &self.fens {
+            Some(fens) => fens
+                .iter()
+                .map(|f| game.parse_fen(f))
+                .collect::<Result<Vec<_>, _>>()?,
+            None => positions(&game, self.variant)?,
+        };
+        for (i, pos) in set.iter().enumerate() {
             let mut s = Searcher::new(game, BENCH_HASH_MIB, self.threads);
             s.set_features(self.features);
             let control = Control::new();
@@ -137,7 +169,7 @@ pub fn bench(
     threads: usize,
     quiet: bool,
 ) -> Result<BenchCount, ParseError> {
-    bench_eval(features, variants, depth, threads, quiet, None)
+    bench_eval(features, variants, depth, threads, quiet, None, None)
 }
 
 /// [`bench`] with an `eval` option for the draughts variants.
@@ -148,11 +180,13 @@ fn bench_eval(
     threads: usize,
     quiet: bool,
     eval: Option<&str>,
+    fens: Option<Vec<String>>,
 ) -> Result<BenchCount, ParseError> {
     let mut total = BenchCount::default();
     for &v in variants {
         let run = BenchRun {
             variant: v,
+            fens: fens.clone(),
             features,
             depth,
             threads,
@@ -183,6 +217,12 @@ pub fn implemented_variants() -> Vec<Variant> {
 }
 
 pub fn run(args: BenchArgs) -> ExitCode {
+    if !args.engine.is_empty() {
+        return compare(&args);
+    }
+    if args.movetime.is_some() || args.nodes.is_some() {
+        return super::fail("--movetime and --nodes go with --engine");
+    }
     if args.threads == 0 || args.threads > 256 {
         return super::fail(format!(
             "threads {} is out of range (1..=256)",
@@ -201,6 +241,19 @@ pub fn run(args: BenchArgs) -> ExitCode {
         },
         None => implemented_variants(),
     };
+    // A position file: its positions instead of the variant's (one
+    // variant, international unless --variant says otherwise).
+    let (variants, fens) = match &args.positions {
+        Some(file) => {
+            let v = variants.first().copied().filter(|_| args.variant.is_some());
+            let v = v.unwrap_or(Variant::International);
+            match super::compare::load_positions(&Options::new(v), Some(file)) {
+                Ok(p) => (vec![v], Some(p.into_iter().map(|p| p.fen).collect())),
+                Err(e) => return super::fail(e),
+            }
+        }
+        None => (variants, None),
+    };
     let features = Features {
         lmr: !args.no_lmr,
         eval_cache: !args.no_eval_cache,
@@ -213,6 +266,7 @@ pub fn run(args: BenchArgs) -> ExitCode {
         args.threads,
         args.quiet,
         args.eval.as_deref(),
+        fens,
     ) {
         Ok(c) => {
             let secs = c.micros as f64 / 1e6;
@@ -231,4 +285,63 @@ pub fn run(args: BenchArgs) -> ExitCode {
         }
         Err(e) => super::fail(e),
     }
+}
+
+/// `salto bench --engine ...`: see [`super::compare`].
+fn compare(args: &BenchArgs) -> ExitCode {
+    use super::compare::{Compare, load_positions, report, run};
+    use crate::tournament::{EngineSpec, TimeControl};
+    let limit = match (args.movetime, args.depth, args.nodes) {
+        (Some(t), None, None) if t.is_finite() && t > 0.0 => TimeControl::MoveTime(t),
+        (None, Some(d), None) if (1..=64).contains(&d) => TimeControl::Depth(d),
+        (None, None, Some(n)) if n > 0 => TimeControl::Nodes(n),
+        _ => {
+            return super::fail(
+                "with --engine give one limit: --movetime S (S > 0), --depth D (1..=64) or --nodes N (N > 0)",
+            );
+        }
+    };
+    if args.runs == 0 || args.runs > 1000 {
+        return super::fail(format!("runs {} is out of range (1..=1000)", args.runs));
+    }
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        return super::fail("--timeout must be a positive number of seconds");
+    }
+    let specs: Vec<EngineSpec> = match args.engine.iter().map(|e| EngineSpec::parse(e)).collect() {
+        Ok(s) => s,
+        Err(e) => return super::fail(e),
+    };
+    let variant = match args
+        .variant
+        .as_deref()
+        .unwrap_or("international")
+        .parse::<Variant>()
+    {
+        Ok(v) => v,
+        Err(e) => return super::fail(e),
+    };
+    let opts = Options::new(variant);
+    let positions = match load_positions(&opts, args.positions.as_deref()) {
+        Ok(p) => p,
+        Err(e) => return super::fail(e),
+    };
+    let c = Compare {
+        specs,
+        positions,
+        limit,
+        runs: args.runs,
+        timeout: args.timeout,
+        game_params: super::matches::game_params(&opts),
+    };
+    let hooks = crate::tournament::engine::EngineHooks::default();
+    let quiet = args.quiet;
+    let all = run(&c, &hooks, &mut |l| {
+        if !quiet {
+            outln!("{l}");
+        }
+    });
+    for l in report(&c, &all) {
+        outln!("{l}");
+    }
+    ExitCode::SUCCESS
 }

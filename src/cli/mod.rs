@@ -27,6 +27,7 @@ macro_rules! errln {
 pub mod analyse;
 pub mod bench;
 pub mod book;
+pub mod compare;
 pub mod datagen;
 pub mod dxp;
 pub mod egdb;

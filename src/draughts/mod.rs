@@ -167,7 +167,14 @@ impl<R: Rules> Game for Draughts<R> {
     /// in different positions gets the same key.
     #[inline]
     fn move_key(&self, _pos: &Self::Position, mv: Self::Move) -> u64 {
-        mv.from as u64 | (mv.to as u64) << 8 | (mv.captured.count() as u64) << 16
+        // A quiet move takes none: no count (the default target counts
+        // bits in software, and the picker keys every move of a node).
+        let taken = if mv.captured.any() {
+            mv.captured.count() as u64
+        } else {
+            0
+        };
+        mv.from as u64 | (mv.to as u64) << 8 | taken << 16
     }
 
     #[inline]

@@ -113,9 +113,10 @@ enum Stage {
 pub struct MovePicker {
     stage: Stage,
     table_move: Option<usize>,
-    /// Indices of the moves still to pick, and their ordering scores.
-    order: Vec<u16>,
-    scores: Vec<i32>,
+    /// The moves to pick: each the ordering score times 2^16 plus the
+    /// move's index (below 2^16), so that one swap moves both; the picked
+    /// ones come first.
+    order: Vec<i64>,
     /// Moves picked from `order` so far.
     taken: usize,
     /// Per move index: the history key, once computed, and whether the move
@@ -133,7 +134,6 @@ impl MovePicker {
         self.stage = Stage::TableMove;
         self.table_move = table_move.filter(|&i| i < n);
         self.order.clear();
-        self.scores.clear();
         self.taken = 0;
         self.quiets.clear();
         self.keys.clear();
@@ -163,41 +163,45 @@ impl MovePicker {
         if self.stage == Stage::Score {
             // Every move but the table move, scored for the selection sort.
             self.stage = Stage::Ordered;
-            for (j, &mv) in moves.iter().enumerate() {
-                if Some(j) == self.table_move {
-                    continue;
-                }
-                let noisy = game.is_noisy(pos, mv);
-                self.noisy[j] = noisy;
-                let key = game.move_key(pos, mv);
-                self.keys[j] = Some(key);
-                let mut s = history.get(key, to_move);
-                if noisy {
-                    s += NOISY_BONUS;
-                } else if killers[0] == Some(mv) {
-                    s += KILLER_BONUS[0];
-                } else if killers[1] == Some(mv) {
-                    s += KILLER_BONUS[1];
-                }
-                self.order.push(j as u16);
-                self.scores.push(s);
-            }
-        }
-        if self.taken >= self.order.len() {
-            return None;
+            let table_move = self.table_move;
+            debug_assert_eq!(self.noisy.len(), moves.len(), "reset with the node's moves");
+            let (noisy_of, keys) = (&mut self.noisy[..], &mut self.keys[..]);
+            self.order.extend(
+                moves
+                    .iter()
+                    .zip(noisy_of.iter_mut().zip(keys.iter_mut()))
+                    .enumerate()
+                    .filter(|&(j, _)| Some(j) != table_move)
+                    .map(|(j, (&mv, (noisy_slot, key_slot)))| {
+                        let noisy = game.is_noisy(pos, mv);
+                        *noisy_slot = noisy;
+                        let key = game.move_key(pos, mv);
+                        *key_slot = Some(key);
+                        let mut s = history.get(key, to_move);
+                        if noisy {
+                            s += NOISY_BONUS;
+                        } else if killers[0] == Some(mv) {
+                            s += KILLER_BONUS[0];
+                        } else if killers[1] == Some(mv) {
+                            s += KILLER_BONUS[1];
+                        }
+                        (s as i64) << 16 | j as i64
+                    }),
+            );
         }
         // Selection sort step: the best score left, the first on ties.
-        let taken = self.taken;
-        let mut bi = taken;
-        for k in taken + 1..self.order.len() {
-            if self.scores[k] > self.scores[bi] {
+        let rest = self.order.get_mut(self.taken..).filter(|r| !r.is_empty())?;
+        let mut best = rest[0] >> 16;
+        let mut bi = 0;
+        for (k, &e) in rest.iter().enumerate().skip(1) {
+            if e >> 16 > best {
+                best = e >> 16;
                 bi = k;
             }
         }
-        self.order.swap(taken, bi);
-        self.scores.swap(taken, bi);
+        rest.swap(0, bi);
         self.taken += 1;
-        Some(self.order[taken] as usize)
+        Some((rest[0] & 0xffff) as usize)
     }
 
     /// Whether move `i` (already picked) is noisy.

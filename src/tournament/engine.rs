@@ -275,6 +275,8 @@ pub struct ThinkResult {
     pub depth: Option<u32>,
     /// The last `info time=` (seconds), if any.
     pub time: Option<f64>,
+    /// The last `info nodes=`, if any.
+    pub nodes: Option<u64>,
     /// From sending `go` to reading `done`.
     pub elapsed: Duration,
 }
@@ -517,6 +519,7 @@ impl HubEngine {
         let mut score = None;
         let mut depth = None;
         let mut time = None;
+        let mut nodes = None;
         loop {
             let (line, at) = self.recv_event(deadline, "done after go think")?;
             let Ok(parsed) = HubLine::parse(&line) else {
@@ -541,6 +544,9 @@ impl HubEngine {
                     {
                         time = Some(t);
                     }
+                    if let Some(n) = parsed.get("nodes").and_then(|n| n.parse::<u64>().ok()) {
+                        nodes = Some(n);
+                    }
                 }
                 "done" => {
                     let mv = parsed
@@ -560,6 +566,7 @@ impl HubEngine {
                         score,
                         depth,
                         time,
+                        nodes,
                         elapsed: at.saturating_duration_since(started),
                     });
                 }
