@@ -122,6 +122,9 @@ pub struct Controller<F: EngineFactory> {
     egdb: crate::egdb::hub::HubEgdb,
     /// `egdb::generation()` when the last search started.
     egdb_generation: u64,
+    /// The output as the database's background work sees it (emptied at
+    /// the end of `run`).
+    egdb_out: Arc<std::sync::Mutex<Option<Sender<String>>>>,
 }
 
 fn fresh_limits() -> Limits {
@@ -151,6 +154,7 @@ impl<F: EngineFactory> Controller<F> {
             let _ = e.set_book(&book);
             e
         });
+        let egdb_out = Arc::new(std::sync::Mutex::new(Some(out.clone())));
         Controller {
             book,
             factory,
@@ -170,6 +174,7 @@ impl<F: EngineFactory> Controller<F> {
             next_id: 0,
             egdb: crate::egdb::hub::HubEgdb::new(false),
             egdb_generation: crate::egdb::generation(),
+            egdb_out,
         }
     }
 
@@ -185,13 +190,19 @@ impl<F: EngineFactory> Controller<F> {
     /// what it found (`info egdb=...`, `error` for a bad file or path).
     fn egdb_setup(&mut self) {
         use crate::egdb::hub::Note;
-        let out = self.out.clone();
+        // The background build and the loader hold this, not a sender of
+        // their own: at quit it is emptied, so the writer thread ends.
+        let out = self.egdb_out.clone();
         let line = |n: Note| match n {
             Note::Info(m) => format!("info egdb=\"{}\"", reply::sanitize(&m)),
             Note::Error(m) => reply::error(&m),
         };
         let sink: crate::egdb::hub::Sink = Arc::new(move |n| {
-            let _ = out.send(line(n));
+            if let Ok(o) = out.lock()
+                && let Some(o) = o.as_ref()
+            {
+                let _ = o.send(line(n));
+            }
         });
         for n in self.egdb.setup(&self.opts, sink) {
             self.send(line(n));
@@ -226,6 +237,9 @@ impl<F: EngineFactory> Controller<F> {
             }
         }
         self.abort_search();
+        if let Ok(mut o) = self.egdb_out.lock() {
+            *o = None;
+        }
     }
 
     /// Handles a command, turning a panic in the game code into an error
