@@ -67,6 +67,7 @@ fn twenty_games_come_back_with_scores_marks_and_the_same_moves() {
     let (src, out) = (dir.join("in.pdn"), dir.join("out.pdn"));
     std::fs::write(&src, &text).expect("written");
     let run = Command::new(env!("CARGO_BIN_EXE_salto"))
+        .env("SALTO_EGDB", "off")
         .args(["analyse", "--depth", "3", "--pdn"])
         .arg(&src)
         .arg("--out")
@@ -128,6 +129,7 @@ fn bad_input_is_an_error_naming_the_game_and_move() {
     let src = dir.join("bad.pdn");
     std::fs::write(&src, "[Event \"x\"]\n\n1. 32-28 19-23 2. 32-28 *\n").expect("written");
     let run = Command::new(env!("CARGO_BIN_EXE_salto"))
+        .env("SALTO_EGDB", "off")
         .args(["analyse", "--depth", "2", "--pdn"])
         .arg(&src)
         .output()
@@ -136,6 +138,7 @@ fn bad_input_is_an_error_naming_the_game_and_move() {
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(err.contains("game 1") && err.contains("move 3"), "{err}");
     let none = Command::new(env!("CARGO_BIN_EXE_salto"))
+        .env("SALTO_EGDB", "off")
         .args(["analyse", "--pdn"])
         .arg(&src)
         .output()

@@ -33,6 +33,7 @@ fn two_saltos_side_by_side_at_a_fixed_depth() {
     let a = format!("cmd={} name=first", salto());
     let b = format!("cmd={} name=second", salto());
     let out = Command::new(salto())
+        .env("SALTO_EGDB", "off")
         .args(["bench", "--engine", &a, "--engine", &b])
         .args(["--positions", POSITIONS, "--depth", "3"])
         .output()
@@ -85,6 +86,7 @@ fn two_saltos_side_by_side_at_a_fixed_depth() {
 #[test]
 fn the_in_process_bench_reads_the_same_position_file() {
     let out = Command::new(salto())
+        .env("SALTO_EGDB", "off")
         .args(["bench", "--positions", POSITIONS, "--depth", "3"])
         .output()
         .expect("salto bench runs");
@@ -119,7 +121,11 @@ fn bad_comparisons_are_refused_with_a_message() {
         ],
     ];
     for args in cases {
-        let out = Command::new(salto()).args(args).output().expect("runs");
+        let out = Command::new(salto())
+            .env("SALTO_EGDB", "off")
+            .args(args)
+            .output()
+            .expect("runs");
         assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
         assert!(!out.stderr.is_empty(), "{args:?}");
     }
@@ -129,6 +135,7 @@ fn bad_comparisons_are_refused_with_a_message() {
     let f = dir.join("bad.txt");
     std::fs::write(&f, "W:W31:B1\nW:W99:B1\n").expect("write");
     let out = Command::new(salto())
+        .env("SALTO_EGDB", "off")
         .args(["bench", "--engine", &a, "--depth", "2", "--positions"])
         .arg(&f)
         .output()

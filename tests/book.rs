@@ -13,6 +13,7 @@ use std::process::{Command, Output};
 
 fn salto(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_salto"))
+        .env("SALTO_EGDB", "off")
         .args(args)
         .output()
         .expect("salto runs")
@@ -343,6 +344,7 @@ fn match_turns_the_book_off_with_param_book_false() {
     let log = dir.join("m.log");
     let exe = env!("CARGO_BIN_EXE_salto");
     let o = Command::new(exe)
+        .env("SALTO_EGDB", "off")
         .args(["match", "--log"])
         .arg(&log)
         .args([

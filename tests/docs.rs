@@ -41,6 +41,7 @@ fn read(rel: &str) -> String {
 fn salto(args: &[&str], input: &str) -> String {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_salto"))
+        .env("SALTO_EGDB", "off")
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -24,9 +24,9 @@ fn args(pdn: &Path, journal: Option<&Path>) -> Vec<String> {
         "--variant",
         "english",
         "--engine",
-        &format!("cmd={salto} args=hub name=salto-a param.hash=4"),
+        &format!("cmd={salto} args=hub name=salto-a param.hash=4 param.book=false"),
         "--engine",
-        &format!("cmd={salto} args=hub name=salto-b param.hash=4"),
+        &format!("cmd={salto} args=hub name=salto-b param.hash=4 param.book=false"),
         "--depth",
         "3",
         "--games",
@@ -60,6 +60,7 @@ fn args(pdn: &Path, journal: Option<&Path>) -> Vec<String> {
 
 fn spawn(args: &[String]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_salto"))
+        .env("SALTO_EGDB", "off")
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -195,6 +196,7 @@ fn a_match_killed_and_resumed_ends_as_an_uninterrupted_one() {
     let at = other.iter().position(|a| a == "--seed").expect("--seed") + 1;
     other[at] = "12".into();
     let out = Command::new(env!("CARGO_BIN_EXE_salto"))
+        .env("SALTO_EGDB", "off")
         .args(&other)
         .output()
         .expect("salto match runs");
