@@ -332,6 +332,10 @@ pub struct Settings {
     /// `book-margin`: a book move may score this much below the best one,
     /// centi-men.
     pub margin: u32,
+    /// `book-seed`: which of the moves within the margin a position gets is
+    /// a hash of this seed and the position, so the same seed plays the same
+    /// book move in the same position (matches and tests reproduce).
+    pub seed: u32,
 }
 
 /// `book-ply`'s default.
@@ -346,6 +350,7 @@ impl Default for Settings {
             file: None,
             ply: DEFAULT_PLY,
             margin: DEFAULT_MARGIN,
+            seed: 0,
         }
     }
 }
@@ -367,6 +372,10 @@ impl Settings {
             format!(
                 "param name=book-margin value={} type=int min=0 max=10000",
                 self.margin
+            ),
+            format!(
+                "param name=book-seed value={} type=int min=0 max=2147483647",
+                self.seed
             ),
         ]
     }
@@ -409,6 +418,7 @@ impl Settings {
             }
             "book-ply" => int(1000).map(|n| self.ply = n),
             "book-margin" => int(10000).map(|n| self.margin = n),
+            "book-seed" => int(i32::MAX as u32).map(|n| self.seed = n),
             _ => return None,
         })
     }
@@ -419,13 +429,13 @@ fn short(s: &str) -> String {
 }
 
 /// The book as one engine uses it: the book for its game (if any) and the
-/// settings, with the random stream that picks among near-best moves.
+/// settings, with the seed that picks among near-best moves.
 #[derive(Clone, Debug, Default)]
 pub struct Probe {
     book: Option<Arc<Book>>,
     ply: u32,
     margin: u32,
-    rng: u64,
+    seed: u64,
 }
 
 /// A move the book answers with.
@@ -446,7 +456,7 @@ impl Probe {
             book: None,
             ply: s.ply,
             margin: s.margin,
-            rng: rand::random::<u64>(),
+            seed: s.seed as u64,
         };
         if !s.on {
             return Ok(p);
@@ -470,8 +480,8 @@ impl Probe {
     }
 
     /// The book's answer in `pos`, reached `ply` plies after the `pos`
-    /// start: a move chosen at random among those scored within the margin
-    /// of the best, with the `info` and `done` lines. `None` when the book
+    /// start: a move among those scored within the margin of the best,
+    /// picked by a hash of the seed and the position, with the `info` and `done` lines. `None` when the book
     /// has nothing to say.
     pub fn answer<G: Game>(&mut self, game: &G, pos: &G::Position, ply: usize) -> Option<Answer> {
         let book = self.book.as_ref()?;
@@ -484,8 +494,8 @@ impl Probe {
             .iter()
             .filter(|(_, r)| r.score as i32 >= best - self.margin as i32)
             .collect();
-        self.rng ^= game.hash(pos);
-        let pick = crate::game::zobrist::splitmix64(&mut self.rng) % near.len() as u64;
+        let mut x = self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game.hash(pos);
+        let pick = crate::game::zobrist::splitmix64(&mut x) % near.len() as u64;
         let &(mv, rec) = near[pick as usize];
         let next = game.play(pos, mv);
         let reply = book.moves(game, &next).first().map(|&(m, _)| m);
@@ -615,14 +625,16 @@ mod tests {
         let book = Arc::new(sample());
         let best = book.moves(&g, &g.start())[0].1.score;
         for margin in [0, 5] {
-            let mut p = Probe {
-                book: Some(book.clone()),
-                ply: 4,
-                margin,
-                rng: 7,
-            };
-            for _ in 0..20 {
+            for seed in 0..20 {
+                let mut p = Probe {
+                    book: Some(book.clone()),
+                    ply: 4,
+                    margin,
+                    seed,
+                };
                 let a = p.answer(&g, &g.start(), 3).expect("in the book");
+                // The same seed, the same position: the same move.
+                assert_eq!(p.answer(&g, &g.start(), 3), Some(a.clone()));
                 assert!(
                     a.info.ends_with("book=yes") && a.info.contains("nodes=0"),
                     "{}",
@@ -636,8 +648,8 @@ mod tests {
                     .find(|x| x.0 == m)
                     .unwrap();
                 assert!(rec.1.score >= best - margin as i16);
+                assert!(p.answer(&g, &g.start(), 4).is_none());
             }
-            assert!(p.answer(&g, &g.start(), 4).is_none());
         }
     }
 }

@@ -880,26 +880,7 @@ fn load_pdn(text: &str, index: usize, current: &Options) -> ParseResult<(Table, 
             games.len()
         ))
     })?;
-    // The tags name the variant (and the players); the other options (sets,
-    // rule choices) are not in PDN: those of the game on the table are kept
-    // when it is the same variant.
-    let mut opts = current.clone();
-    if let Some(v) = g.variant()
-        && v != current.variant
-    {
-        opts = Options::new(v);
-    }
-    if opts.variant == Variant::Chinese {
-        let n = g
-            .tags
-            .iter()
-            .filter(|(n, _)| n.starts_with("Player"))
-            .count();
-        if n >= 2 && n != opts.players as usize {
-            opts.set("players", &n.to_string())?;
-            opts.sets = 1;
-        }
-    }
+    let mut opts = g.options(current)?;
     opts.notation = Notation::Numeric;
     let mut t = Table::new(opts)?;
     t.session.load(g.tag("FEN").unwrap_or(""), &g.moves)?;

@@ -3,7 +3,7 @@
 //! The moves stay text; the game session checks them.
 
 use crate::game::{ParseError, ParseResult};
-use crate::variant::{DESCRIPTORS, Variant};
+use crate::variant::{DESCRIPTORS, Options, Variant};
 use serde::Serialize;
 
 /// One game of a PDN file.
@@ -37,6 +37,31 @@ impl PdnGame {
             .iter()
             .find(|d| d.pdn_game_type == Some(number))
             .map(|d| d.variant)
+    }
+
+    /// The game's options: the variant its tags name (with the number of
+    /// players of a chinese game, from its `Player` tags), else `default`'s.
+    /// The other options (sets, rule choices) are not in PDN: `default`'s
+    /// are kept when it is the same variant.
+    pub fn options(&self, default: &Options) -> ParseResult<Options> {
+        let mut opts = default.clone();
+        if let Some(v) = self.variant()
+            && v != default.variant
+        {
+            opts = Options::new(v);
+        }
+        if opts.variant == Variant::Chinese {
+            let n = self
+                .tags
+                .iter()
+                .filter(|(n, _)| n.starts_with("Player"))
+                .count();
+            if n >= 2 && n != opts.players as usize {
+                opts.set("players", &n.to_string())?;
+                opts.sets = 1;
+            }
+        }
+        Ok(opts)
     }
 }
 

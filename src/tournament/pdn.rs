@@ -110,6 +110,14 @@ pub fn write_game(h: &PdnHeader, rec: &GameRecord) -> String {
     }
     words.push(format!("{{{}}}", rec.reason.replace(['{', '}'], "")));
     words.push(result);
+    out.push_str(&wrap_movetext(&words));
+    out
+}
+
+/// PDN move text: the words joined by blanks in lines of at most 79
+/// characters (a longer word gets a line of its own), then a blank line.
+pub fn wrap_movetext(words: &[String]) -> String {
+    let mut out = String::new();
     let mut line = String::new();
     for w in words {
         if !line.is_empty() && line.len() + 1 + w.len() > 79 {
@@ -120,7 +128,7 @@ pub fn write_game(h: &PdnHeader, rec: &GameRecord) -> String {
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(&w);
+        line.push_str(w);
     }
     out.push_str(&line);
     out.push_str("\n\n");

@@ -8,7 +8,7 @@ use crate::game::{Game, ParseError};
 use crate::gui::pdn::{self, PdnGame};
 use crate::search::{Control, Limits};
 use crate::session::review::{self, PositionEval};
-use crate::variant::{GameVisitor, Options, Variant, dispatch};
+use crate::variant::{GameVisitor, Options, dispatch};
 
 /// Analyses the file `args.pdn` and writes the result to `args.out` (or
 /// standard output).
@@ -33,7 +33,8 @@ pub fn run(args: &AnalyseArgs, default: &Options) -> Result<(), ParseError> {
     };
     let mut out = String::new();
     for (i, g) in games.iter().enumerate() {
-        let opts = game_options(g, default)?;
+        let opts = g.options(default)?;
+        opts.validate()?;
         let job = Review {
             game: g,
             limits: &limits,
@@ -56,30 +57,6 @@ pub fn run(args: &AnalyseArgs, default: &Options) -> Result<(), ParseError> {
             Ok(())
         }
     }
-}
-
-/// The options of a game: the variant its tags name (with the number of
-/// players of a chinese game), else those of the command line.
-fn game_options(g: &PdnGame, default: &Options) -> Result<Options, ParseError> {
-    let mut opts = default.clone();
-    if let Some(v) = g.variant()
-        && v != default.variant
-    {
-        opts = Options::new(v);
-    }
-    if opts.variant == Variant::Chinese {
-        let n = g
-            .tags
-            .iter()
-            .filter(|(n, _)| n.starts_with("Player"))
-            .count();
-        if n >= 2 && n != opts.players as usize {
-            opts.set("players", &n.to_string())?;
-            opts.sets = 1;
-        }
-    }
-    opts.validate()?;
-    Ok(opts)
 }
 
 struct Review<'a> {
@@ -197,19 +174,6 @@ fn write(g: &PdnGame, played: &[String], evals: &[PositionEval], n: &Numbering) 
         }
     }
     words.push(g.tag("Result").unwrap_or("*").to_string());
-    let mut line = String::new();
-    for w in words {
-        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&w);
-    }
-    out.push_str(&line);
-    out.push_str("\n\n");
+    out.push_str(&crate::tournament::pdn::wrap_movetext(&words));
     out
 }
