@@ -568,6 +568,19 @@ impl Table {
     }
 }
 
+/// After a change to the table: drops a review the change made stale, arms
+/// the clock's flag, starts the search the table now needs, and sends the
+/// new state to every page (returned too).
+fn settle(shared: &Arc<Shared>, mut t: MutexGuard<'_, Table>) -> Value {
+    t.drop_stale_review();
+    arm_flag(shared, &t);
+    kick(shared, &mut t);
+    let state = t.state();
+    drop(t);
+    shared.broadcast("state", &state);
+    state
+}
+
 /// Starts whatever search the table needs now: the engine's move when an
 /// engine seat is to move, else the analysis when it is switched on.
 fn kick(shared: &Arc<Shared>, t: &mut Table) {
@@ -650,12 +663,7 @@ fn kick(shared: &Arc<Shared>, t: &mut Table) {
                 sh.broadcast("error", &json!({ "error": e.to_string() }));
                 return;
             }
-            t.drop_stale_review();
-            arm_flag(&sh, &t);
-            kick(&sh, &mut t);
-            let state = t.state();
-            drop(t);
-            sh.broadcast("state", &state);
+            settle(&sh, t);
         });
     if let Err(e) = spawned {
         t.search = None;
@@ -754,12 +762,7 @@ fn external_move(
                     &json!({ "error": format!("engine {}: {e}; the seat is a person's now", spec.name) }),
                 );
             }
-            t.drop_stale_review();
-            arm_flag(&sh, &t);
-            kick(&sh, &mut t);
-            let state = t.state();
-            drop(t);
-            sh.broadcast("state", &state);
+            settle(&sh, t);
         });
     if let Err(e) = spawned {
         t.search = None;
@@ -1384,12 +1387,7 @@ fn route(shared: &Arc<Shared>, req: &Request) -> Reply {
             Reply::json(&state)
         }
         Ok(Answer::Changed) => {
-            t.drop_stale_review();
-            arm_flag(shared, &t);
-            kick(shared, &mut t);
-            let state = t.state();
-            drop(t);
-            shared.broadcast("state", &state);
+            let state = settle(shared, t);
             Reply::json(&state)
         }
     }
