@@ -5,8 +5,10 @@
 //! [`Game`].
 
 use crate::chinese::ChineseOptions;
+use crate::draughts::weights::{EvalChoice, Weights};
 use crate::draughts::{
-    Brazilian, DraughtsOptions, English, Hex, International, Rules, Spanish, Turkish,
+    Brazilian, Draughts, DraughtsOptions, English, Hex, International, Rules, Spanish, Turkish,
+    TurkishImmediate,
 };
 use crate::game::{Game, ParseError, ParseResult};
 use std::fmt;
@@ -255,8 +257,91 @@ pub struct Options {
     /// Chinese checkers: end the game after this many moves per player
     /// (0 = unlimited).
     pub max_moves: u32,
-    /// Draughts: the evaluation (`eval`, `eval-file`).
-    pub eval: crate::draughts::weights::EvalChoice,
+    /// The evaluation (`eval`, `eval-file`).
+    pub eval: EvalSetting,
+}
+
+/// The evaluation `set-param name=eval` and `name=eval-file` (or `--eval`
+/// and `--eval-file`) select, for any game ([`parse_eval`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvalSetting {
+    /// The shipped trained weights where there are some, else the hand
+    /// evaluation.
+    #[default]
+    Default,
+    /// The hand evaluation (docs/evaluation.md).
+    Hand,
+    /// A draughts game: pattern weights loaded from a file (one copy per
+    /// distinct content, [`crate::draughts::weights::intern`]).
+    Draughts(&'static Weights),
+    /// Chinese checkers: term weights loaded from a file
+    /// (`weights/chinese.txt`'s form).
+    Chinese([i32; crate::chinese::eval::TERMS]),
+}
+
+impl EvalSetting {
+    /// The name of the `eval` parameter's value.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvalSetting::Hand => "hand",
+            _ => "default",
+        }
+    }
+
+    /// What a draughts game evaluates with.
+    pub fn draughts(self) -> EvalChoice {
+        match self {
+            EvalSetting::Hand => EvalChoice::Hand,
+            EvalSetting::Draughts(w) => EvalChoice::File(w),
+            EvalSetting::Default | EvalSetting::Chinese(_) => EvalChoice::Default,
+        }
+    }
+
+    /// The term weights chinese checkers evaluates with (`None`: its
+    /// defaults).
+    pub fn chinese(self) -> Option<[i32; crate::chinese::eval::TERMS]> {
+        match self {
+            EvalSetting::Hand => Some(crate::chinese::eval::HAND),
+            EvalSetting::Chinese(w) => Some(w),
+            _ => None,
+        }
+    }
+}
+
+/// The evaluation `set-param name=eval value=default|hand` or
+/// `name=eval-file value=PATH` (empty: back to the default) selects for
+/// `variant`. A file that cannot be read, is corrupt or does not fit the
+/// variant is an error (the caller keeps its current evaluation).
+pub fn parse_eval(variant: Variant, name: &str, value: &str) -> ParseResult<EvalSetting> {
+    if name.eq_ignore_ascii_case("eval") {
+        return match value.to_ascii_lowercase().as_str() {
+            "default" => Ok(EvalSetting::Default),
+            "hand" => Ok(EvalSetting::Hand),
+            _ => Err(ParseError(format!(
+                "bad value '{value}' for eval: expected default or hand"
+            ))),
+        };
+    }
+    if value.is_empty() {
+        return Ok(EvalSetting::Default);
+    }
+    if variant == Variant::Chinese {
+        let text = std::fs::read_to_string(value)
+            .map_err(|e| ParseError(format!("cannot read eval-file {value}: {e}")))?;
+        let w = crate::chinese::eval::parse_weights(&text)
+            .map_err(|e| ParseError(format!("eval-file {value}: {e}")))?;
+        return Ok(EvalSetting::Chinese(w));
+    }
+    let w = Weights::load(std::path::Path::new(value))?;
+    struct Check<'a>(&'a Weights);
+    impl RulesVisitor for Check<'_> {
+        type Output = ParseResult<()>;
+        fn visit<R: Rules>(self, _g: Draughts<R>) -> Self::Output {
+            self.0.check::<R>()
+        }
+    }
+    dispatch_rules(&Options::new(variant), Check(&w))??;
+    Ok(EvalSetting::Draughts(crate::draughts::weights::intern(w)))
 }
 
 impl Default for Options {
@@ -273,7 +358,7 @@ impl Default for Options {
             unused_corners: c.unused_corners,
             spoiling: c.spoiling,
             max_moves: c.max_moves,
-            eval: d.eval,
+            eval: EvalSetting::Default,
         }
     }
 }
@@ -331,9 +416,7 @@ impl Options {
             "unused-corners" => self.unused_corners = value.parse()?,
             "spoiling" => self.spoiling = value.parse()?,
             "max-moves" => self.max_moves = number(value)?,
-            "eval" | "eval-file" => {
-                self.eval = crate::learn::parse_eval(self.variant, name.trim(), value)?
-            }
+            "eval" | "eval-file" => self.eval = parse_eval(self.variant, name.trim(), value)?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -362,7 +445,7 @@ impl Options {
         DraughtsOptions {
             draw_moves: self.draw_moves,
             notation: self.notation,
-            eval: self.eval,
+            eval: self.eval.draughts(),
         }
     }
 
@@ -375,11 +458,7 @@ impl Options {
             unused_corners: self.unused_corners,
             spoiling: self.spoiling,
             max_moves: self.max_moves,
-            weights: match self.eval {
-                crate::draughts::weights::EvalChoice::Hand => Some(crate::chinese::eval::HAND),
-                crate::draughts::weights::EvalChoice::Terms(w) => Some(w),
-                _ => None,
-            },
+            weights: self.eval.chinese(),
         }
     }
 
@@ -425,23 +504,59 @@ pub trait GameVisitor {
     fn visit<G: Game>(self, game: G) -> Self::Output;
 }
 
+/// The draughts game of rule set `R` with the options' settings and its
+/// endgame database ([`crate::egdb::Egdb`], which the search consults when
+/// `egdb-path`/`egdb-pieces` or the standard place turn it on).
+fn draughts<R: Rules>(opts: &Options) -> Draughts<R> {
+    Draughts::<R>::new(opts.draughts()).with_tablebase(crate::egdb::Egdb::<R>::HANDLE)
+}
+
 /// Builds the game the options select and hands it to `visitor`.
 pub fn dispatch<V: GameVisitor>(opts: &Options, visitor: V) -> ParseResult<V::Output> {
-    use crate::draughts::{Draughts, TurkishImmediate};
     opts.validate()?;
-    let d = opts.draughts();
     match opts.variant {
-        Variant::International => Ok(visitor.visit(Draughts::<International>::new(d))),
-        Variant::Brazilian => Ok(visitor.visit(Draughts::<Brazilian>::new(d))),
-        Variant::English => Ok(visitor.visit(Draughts::<English>::new(d))),
-        Variant::Spanish => Ok(visitor.visit(Draughts::<Spanish>::new(d))),
+        Variant::International => Ok(visitor.visit(draughts::<International>(opts))),
+        Variant::Brazilian => Ok(visitor.visit(draughts::<Brazilian>(opts))),
+        Variant::English => Ok(visitor.visit(draughts::<English>(opts))),
+        Variant::Spanish => Ok(visitor.visit(draughts::<Spanish>(opts))),
         Variant::Turkish => Ok(match opts.turkish_promotion {
-            TurkishPromotion::End => visitor.visit(Draughts::<Turkish>::new(d)),
-            TurkishPromotion::Immediate => visitor.visit(Draughts::<TurkishImmediate>::new(d)),
+            TurkishPromotion::End => visitor.visit(draughts::<Turkish>(opts)),
+            TurkishPromotion::Immediate => visitor.visit(draughts::<TurkishImmediate>(opts)),
         }),
-        Variant::Hex => Ok(visitor.visit(Draughts::<Hex>::new(d))),
+        Variant::Hex => Ok(visitor.visit(draughts::<Hex>(opts))),
         Variant::Chinese => Ok(visitor.visit(crate::chinese::Chinese::new(opts.chinese())?)),
     }
+}
+
+/// Code that runs on a draughts rule set, not only on the [`Game`]
+/// interface (the endgame databases, the learning tools): implement
+/// `visit` once and [`dispatch_rules`] runs it for the rule set the
+/// options select, with its game.
+pub trait RulesVisitor {
+    type Output;
+    fn visit<R: Rules>(self, game: Draughts<R>) -> Self::Output;
+}
+
+/// Builds the draughts game the options select and hands it to `visitor`;
+/// an error for chinese checkers, which is not a draughts game.
+pub fn dispatch_rules<V: RulesVisitor>(opts: &Options, v: V) -> ParseResult<V::Output> {
+    opts.validate()?;
+    Ok(match opts.variant {
+        Variant::International => v.visit(draughts::<International>(opts)),
+        Variant::Brazilian => v.visit(draughts::<Brazilian>(opts)),
+        Variant::English => v.visit(draughts::<English>(opts)),
+        Variant::Spanish => v.visit(draughts::<Spanish>(opts)),
+        Variant::Turkish => match opts.turkish_promotion {
+            TurkishPromotion::End => v.visit(draughts::<Turkish>(opts)),
+            TurkishPromotion::Immediate => v.visit(draughts::<TurkishImmediate>(opts)),
+        },
+        Variant::Hex => v.visit(draughts::<Hex>(opts)),
+        Variant::Chinese => {
+            return Err(ParseError(
+                "chinese checkers is not a draughts game: endgame databases and training are for the draughts games (chinese checkers keeps its hand evaluation)".into(),
+            ));
+        }
+    })
 }
 
 #[cfg(test)]

@@ -198,13 +198,13 @@ impl GameVisitor for Analyse {
                 );
             }
         };
-        if let Some((wdl, dtc)) = game.egdb_probe(&pos) {
+        if let Some((wdl, dtc)) = game.tablebase().and_then(|t| t.probe(&pos)) {
             if json {
                 outln!(
                     "{}",
                     serde_json::json!({"type": "egdb", "value": wdl.name(), "distance": dtc})
                 );
-            } else if let Some(d) = dtc.filter(|_| wdl != crate::egdb::Wdl::Draw) {
+            } else if let Some(d) = dtc.filter(|_| wdl != crate::game::Wdl::Draw) {
                 outln!("egdb value={wdl} distance={d}");
             } else {
                 outln!("egdb value={wdl}");

@@ -1,12 +1,13 @@
 //! `salto egdb build|verify|info`: endgame databases (docs/egdb.md).
 
 use super::{GameArgs, fail};
-use crate::draughts::Rules;
+use crate::draughts::{Draughts, Rules};
 use crate::egdb::build::{BuildOptions, SliceReport, build_all};
 use crate::egdb::file::FileState;
 use crate::egdb::place;
 use crate::egdb::verify::verify_slice;
-use crate::egdb::{Database, Material, RulesVisitor, dispatch_rules, rules_key};
+use crate::egdb::{Database, Material, rules_key};
+use crate::variant::{RulesVisitor, dispatch_rules};
 use clap::{Args, Subcommand};
 use indicatif::ProgressBar;
 use std::path::PathBuf;
@@ -160,7 +161,7 @@ fn print_totals(rows: &[SliceReport], per_slice: bool) {
 
 impl RulesVisitor for Run<'_> {
     type Output = ExitCode;
-    fn visit<R: Rules>(self) -> ExitCode {
+    fn visit<R: Rules>(self, _game: Draughts<R>) -> ExitCode {
         let a = self.args;
         let start = Instant::now();
         match self.job {
@@ -373,7 +374,7 @@ fn list(args: &ListArgs) -> ExitCode {
     sets.push((Options::new(Variant::Hex), ""));
     let mut bad = 0;
     for (opts, flag) in sets {
-        let Ok(scan) = dispatch_rules(&opts, place::ScanVisitor(&dir)) else {
+        let Ok(scan) = dispatch_rules(&opts, ScanVisitor(&dir)) else {
             continue;
         };
         let bytes: u64 = scan.slices.iter().map(|s| s.bytes).sum();
@@ -419,5 +420,15 @@ fn list(args: &ListArgs) -> ExitCode {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// [`place::scan`] for the rule set a visitor is dispatched to.
+struct ScanVisitor<'a>(&'a std::path::Path);
+
+impl RulesVisitor for ScanVisitor<'_> {
+    type Output = place::Scan;
+    fn visit<R: Rules>(self, _game: Draughts<R>) -> place::Scan {
+        place::scan::<R>(self.0)
     }
 }

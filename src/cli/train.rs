@@ -12,7 +12,8 @@ use crate::learn::data::read_files;
 use crate::learn::train::{self, Examples, from_weights, start_weights, to_weights};
 use crate::variant::Variant;
 
-use crate::learn::{RulesVisitor, dispatch_rules, name_indices};
+use crate::learn::name_indices;
+use crate::variant::{RulesVisitor, dispatch_rules};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;

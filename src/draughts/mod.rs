@@ -30,7 +30,7 @@ pub use rules::{Brazilian, English, International, Rules, Spanish};
 pub use turkish::{Orthogonal8, Turkish, TurkishImmediate};
 
 use crate::game::text::named_enum;
-use crate::game::{Game, MoveList, Outcome, ParseResult, Reductions, Score};
+use crate::game::{Game, MoveList, Outcome, ParseResult, Reductions, Score, Tablebase};
 use std::marker::PhantomData;
 
 named_enum!(
@@ -79,7 +79,38 @@ pub struct Draughts<R: Rules> {
     /// The pattern evaluation's weights, compiled for the rule set
     /// ([`pattern::Compiled`]); `None`: the hand evaluation.
     pub weights: Option<&'static pattern::Compiled>,
+    /// The endgame database the search consults ([`Game::tablebase`]):
+    /// none unless attached ([`Draughts::with_tablebase`]).
+    pub tablebase: TablebaseRef<Position<Bb<R>>>,
     rules: PhantomData<R>,
+}
+
+/// A game's endgame database, compared and printed by address (a game is
+/// `Copy`, `Eq` and `Debug`; the database is none of these).
+#[derive(Clone, Copy)]
+pub struct TablebaseRef<P: 'static>(pub Option<&'static dyn Tablebase<P>>);
+
+impl<P> Default for TablebaseRef<P> {
+    fn default() -> Self {
+        TablebaseRef(None)
+    }
+}
+
+impl<P> PartialEq for TablebaseRef<P> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self.0, other.0) {
+            (Some(a), Some(b)) => std::ptr::addr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        }
+    }
+}
+
+impl<P> Eq for TablebaseRef<P> {}
+
+impl<P> std::fmt::Debug for TablebaseRef<P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "Some(..)" } else { "None" })
+    }
 }
 
 impl<R: Rules> Default for Draughts<R> {
@@ -90,6 +121,7 @@ impl<R: Rules> Default for Draughts<R> {
             weights: weights::EvalChoice::Default
                 .weights::<R>()
                 .map(pattern::compile::<R>),
+            tablebase: TablebaseRef(None),
             rules: PhantomData,
         }
     }
@@ -103,8 +135,15 @@ impl<R: Rules> Draughts<R> {
             draw_plies: 2 * opts.draw_moves.unwrap_or(R::DEFAULT_DRAW_MOVES),
             algebraic: R::ALGEBRAIC && opts.notation == Notation::Algebraic,
             weights: opts.eval.weights::<R>().map(pattern::compile::<R>),
+            tablebase: TablebaseRef(None),
             rules: PhantomData,
         }
+    }
+
+    /// The game with `tablebase` as its endgame database.
+    pub fn with_tablebase(mut self, tablebase: &'static dyn Tablebase<Position<Bb<R>>>) -> Self {
+        self.tablebase = TablebaseRef(Some(tablebase));
+        self
     }
 
     /// The men of both players at the start.
@@ -242,13 +281,8 @@ impl<R: Rules> Game for Draughts<R> {
     }
 
     #[inline]
-    fn egdb_probe(&self, pos: &Self::Position) -> Option<(crate::egdb::Wdl, Option<u8>)> {
-        crate::egdb::probe_quiet::<R>(pos)
-    }
-
-    #[inline]
-    fn egdb_score(&self, pos: &Self::Position, ply: usize) -> Option<Score> {
-        crate::egdb::probe_score::<R>(pos, ply, || self.evaluate(pos))
+    fn tablebase(&self) -> Option<&'static dyn Tablebase<Self::Position>> {
+        self.tablebase.0
     }
 
     fn parse_move(&self, pos: &Self::Position, text: &str) -> ParseResult<Self::Move> {

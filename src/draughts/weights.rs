@@ -180,8 +180,9 @@ impl Weights {
     }
 }
 
-/// Which evaluation a game uses (`set-param name=eval` and `eval-file`,
-/// or `--eval` and `--eval-file`).
+/// Which evaluation a draughts game uses (`set-param name=eval` and
+/// `eval-file`, or `--eval` and `--eval-file`, as
+/// [`crate::variant::EvalSetting`] gives it to the draughts games).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EvalChoice {
     /// The shipped trained weights where there are some, else the hand
@@ -193,9 +194,6 @@ pub enum EvalChoice {
     /// Weights loaded from a file ([`intern`]: one copy per distinct
     /// content, kept for the life of the program).
     File(&'static Weights),
-    /// Chinese checkers: term weights loaded from a file
-    /// (`weights/chinese.txt`'s form).
-    Terms([i32; crate::chinese::eval::TERMS]),
 }
 
 impl EvalChoice {
@@ -212,7 +210,7 @@ impl EvalChoice {
     pub fn weights<R: Rules>(self) -> Option<&'static Weights> {
         match self {
             EvalChoice::Hand => None,
-            EvalChoice::Default | EvalChoice::Terms(_) => embedded::<R>(),
+            EvalChoice::Default => embedded::<R>(),
             EvalChoice::File(w) => match w.check::<R>() {
                 Ok(()) => Some(w),
                 Err(e) => {

@@ -16,77 +16,28 @@
 
 pub mod build;
 pub mod file;
-pub mod hub;
 pub mod index;
 pub mod place;
 pub mod verify;
 
 use crate::draughts::{Bb, Bitboard, Position, Rules};
-use crate::game::{SCORE_WIN_MIN, Score};
+pub use crate::game::Wdl;
+use crate::game::{SCORE_EGDB_MIN, SCORE_WIN_MIN, Score, Tablebase};
 use index::{Board, Indexer};
 use once_cell::sync::OnceCell;
 use std::collections::HashMap;
 use std::fmt;
+use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
-/// The value of a position for the player to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Wdl {
-    Win,
-    Draw,
-    Loss,
-}
-
-impl Wdl {
-    /// The 2-bit code of the files (0 is never written).
-    pub fn code(self) -> u8 {
-        match self {
-            Wdl::Win => 1,
-            Wdl::Loss => 2,
-            Wdl::Draw => 3,
-        }
-    }
-
-    pub fn from_code(c: u8) -> Option<Wdl> {
-        match c & 3 {
-            1 => Some(Wdl::Win),
-            2 => Some(Wdl::Loss),
-            3 => Some(Wdl::Draw),
-            _ => None,
-        }
-    }
-
-    /// The value for the other player.
-    pub fn flip(self) -> Wdl {
-        match self {
-            Wdl::Win => Wdl::Loss,
-            Wdl::Loss => Wdl::Win,
-            Wdl::Draw => Wdl::Draw,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Wdl::Win => "win",
-            Wdl::Draw => "draw",
-            Wdl::Loss => "loss",
-        }
-    }
-}
-
-impl fmt::Display for Wdl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Scores of database wins count plies from the root like mate scores
-/// (the transposition table stores them relative to the node): every
-/// score from `SCORE_EGDB_MIN` up to `SCORE_WIN_MIN` is one.
-pub const SCORE_EGDB_MIN: Score = SCORE_WIN_MIN - (RANKS + 1) * RANK_WIDTH;
+// Scores of database wins count plies from the root like mate scores:
+// their band, `SCORE_EGDB_MIN` up to `SCORE_WIN_MIN`, is the game layer's
+// (the transposition table and the score format know it); the ranks and
+// distances below fill it exactly.
+const _: () = assert!(SCORE_EGDB_MIN == SCORE_WIN_MIN - (RANKS + 1) * RANK_WIDTH);
 /// The highest database score, below every mate score.
 const SCORE_EGDB_MAX: Score = SCORE_WIN_MIN - 1;
 /// The score band of one conversion rank: the distance, the ply, and the
@@ -521,39 +472,6 @@ pub fn probe<R: Rules>(pos: &Position<Bb<R>>) -> Option<Wdl> {
     global::<R>()?.probe::<R>(pos)
 }
 
-/// Code generic over a draughts rule set: implement `visit` once and
-/// [`dispatch_rules`] runs it for the rule set the options select.
-pub trait RulesVisitor {
-    type Output;
-    fn visit<R: Rules>(self) -> Self::Output;
-}
-
-/// Runs `v` for the draughts rule set of `opts`; chinese checkers has no
-/// database.
-pub fn dispatch_rules<V: RulesVisitor>(
-    opts: &crate::variant::Options,
-    v: V,
-) -> Result<V::Output, String> {
-    use crate::draughts::{
-        Brazilian, English, Hex, International, Spanish, Turkish, TurkishImmediate,
-    };
-    use crate::variant::{TurkishPromotion, Variant};
-    Ok(match opts.variant {
-        Variant::International => v.visit::<International>(),
-        Variant::Brazilian => v.visit::<Brazilian>(),
-        Variant::English => v.visit::<English>(),
-        Variant::Spanish => v.visit::<Spanish>(),
-        Variant::Turkish => match opts.turkish_promotion {
-            TurkishPromotion::End => v.visit::<Turkish>(),
-            TurkishPromotion::Immediate => v.visit::<TurkishImmediate>(),
-        },
-        Variant::Hex => v.visit::<Hex>(),
-        Variant::Chinese => {
-            return Err("chinese checkers has no endgame database (draughts variants only)".into());
-        }
-    })
-}
-
 /// [`probe`] where no capture is pending (`None` when the player to move
 /// must capture: the search resolves captures itself), with the distance
 /// to conversion in plies when the slice has one stored (not 255, "255 or
@@ -594,6 +512,29 @@ pub fn probe_score<R: Rules>(
     }
     let (wdl, dtc) = global::<R>()?.probe_dtc::<R>(pos)?;
     Some(score(wdl, Material::of(pos), dtc, ply, eval))
+}
+
+/// The process-wide database of rule set `R` as the search consults it
+/// ([`Tablebase`]): [`probe_quiet`] and [`probe_score`], under the settings
+/// of [`configure`]. [`crate::variant::dispatch`] attaches it to the
+/// draughts games it builds.
+pub struct Egdb<R>(PhantomData<fn() -> R>);
+
+impl<R: Rules> Egdb<R> {
+    /// The one handle a game holds.
+    pub const HANDLE: &'static Egdb<R> = &Egdb(PhantomData);
+}
+
+impl<R: Rules> Tablebase<Position<Bb<R>>> for Egdb<R> {
+    #[inline]
+    fn probe(&self, pos: &Position<Bb<R>>) -> Option<(Wdl, Option<u8>)> {
+        probe_quiet::<R>(pos)
+    }
+
+    #[inline]
+    fn score(&self, pos: &Position<Bb<R>>, ply: usize, eval: &dyn Fn() -> Score) -> Option<Score> {
+        probe_score::<R>(pos, ply, eval)
+    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 use super::build::{BuildOptions, build_all};
 use super::file::{self, FileState};
 use super::index::{Board, Indexer, MAX_PIECES};
-use super::{Material, RulesVisitor, dtc_path, rules_key, slice_path};
+use super::{Material, dtc_path, rules_key, slice_path};
 use crate::draughts::Rules;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -280,16 +280,6 @@ fn build_in_background<R: Rules>(
             }
             Err(e) => return failed(e),
         }
-    }
-}
-
-/// [`scan`] for the rule set a visitor is dispatched to.
-pub struct ScanVisitor<'a>(pub &'a Path);
-
-impl RulesVisitor for ScanVisitor<'_> {
-    type Output = Scan;
-    fn visit<R: Rules>(self) -> Scan {
-        scan::<R>(self.0)
     }
 }
 

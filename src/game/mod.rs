@@ -28,6 +28,81 @@ pub const SCORE_WIN_MIN: Score = SCORE_WIN - 1_000;
 pub const SCORE_INF: Score = 32_000;
 /// A drawn position.
 pub const SCORE_DRAW: Score = 0;
+/// Scores from this up to [`SCORE_WIN_MIN`] are endgame-database wins
+/// (losses below the negation): like wins they count plies from the root,
+/// and the transposition table stores them relative to the node. The
+/// database lays its ranks and distances out in this band (egdb/).
+pub const SCORE_EGDB_MIN: Score = SCORE_WIN_MIN - 16 * 1024;
+
+/// The value of a position for the player to move, as an endgame
+/// database knows it ([`Tablebase`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Wdl {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl Wdl {
+    /// The 2-bit code of the files (0 is never written).
+    pub fn code(self) -> u8 {
+        match self {
+            Wdl::Win => 1,
+            Wdl::Loss => 2,
+            Wdl::Draw => 3,
+        }
+    }
+
+    pub fn from_code(c: u8) -> Option<Wdl> {
+        match c & 3 {
+            1 => Some(Wdl::Win),
+            2 => Some(Wdl::Loss),
+            3 => Some(Wdl::Draw),
+            _ => None,
+        }
+    }
+
+    /// The value for the other player.
+    pub fn flip(self) -> Wdl {
+        match self {
+            Wdl::Win => Wdl::Loss,
+            Wdl::Loss => Wdl::Win,
+            Wdl::Draw => Wdl::Draw,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Wdl::Win => "win",
+            Wdl::Draw => "draw",
+            Wdl::Loss => "loss",
+        }
+    }
+}
+
+impl fmt::Display for Wdl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An endgame database as the search consults it (as a chess search calls
+/// its tablebase probe; the position never does). Implemented by egdb/ for
+/// the draughts rule sets; a game hands one out by [`Game::tablebase`].
+pub trait Tablebase<P>: Sync {
+    /// The value of `pos` for the player to move, and its distance to
+    /// conversion in plies when one is stored, when the database is on,
+    /// holds `pos`, and no capture is pending.
+    fn probe(&self, pos: &P) -> Option<(Wdl, Option<u8>)>;
+
+    /// The search score of the database's value of `pos` at `ply` from the
+    /// root (wins count plies like mates, in the band from
+    /// [`SCORE_EGDB_MIN`], and order by distance to conversion), under the
+    /// conditions of [`Tablebase::probe`]. `eval`, the static evaluation of
+    /// the player to move, is asked only for a win or loss without a stored
+    /// distance.
+    fn score(&self, pos: &P, ply: usize, eval: &dyn Fn() -> Score) -> Option<Score>;
+}
 
 /// The most moves a position of any game can have (de-duplicated).
 pub const MAX_MOVES: usize = 512;
@@ -282,19 +357,10 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
         self.evaluate_for(pos, player)
     }
 
-    /// The endgame database's value of `pos` for the player to move, and
-    /// its distance to conversion in plies when one is stored, when a
-    /// database is configured (`egdb-path`, `egdb-pieces`), holds the
-    /// position, and no capture is pending. The default: none.
-    fn egdb_probe(&self, _pos: &Self::Position) -> Option<(crate::egdb::Wdl, Option<u8>)> {
-        None
-    }
-
-    /// The search score of the endgame database's value of `pos` at `ply`
-    /// from the root (see `egdb::score`: wins count plies like mates and
-    /// order by distance to conversion), under the same conditions as
-    /// [`Game::egdb_probe`]. The default: none.
-    fn egdb_score(&self, _pos: &Self::Position, _ply: usize) -> Option<Score> {
+    /// The endgame database the search consults for this game ([`Tablebase`]),
+    /// when one is attached (the draughts games built by
+    /// [`crate::variant::dispatch`]). The default: none.
+    fn tablebase(&self) -> Option<&'static dyn Tablebase<Self::Position>> {
         None
     }
 

@@ -10,6 +10,7 @@
 //! ```
 
 pub mod command;
+pub mod egdb;
 pub mod engine;
 pub mod reply;
 
@@ -119,7 +120,7 @@ pub struct Controller<F: EngineFactory> {
     /// The opening book parameters (`book`, `book-file`, ...).
     book: crate::book::Settings,
     /// The endgame database settings (`egdb-path`, `egdb-pieces`).
-    egdb: crate::egdb::hub::HubEgdb,
+    egdb: egdb::HubEgdb,
     /// `egdb::generation()` when the last search started.
     egdb_generation: u64,
     /// The output as the database's background work sees it (emptied at
@@ -172,7 +173,7 @@ impl<F: EngineFactory> Controller<F> {
             events,
             running: None,
             next_id: 0,
-            egdb: crate::egdb::hub::HubEgdb::new(false),
+            egdb: egdb::HubEgdb::new(false),
             egdb_generation: crate::egdb::generation(),
             egdb_out,
         }
@@ -182,14 +183,14 @@ impl<F: EngineFactory> Controller<F> {
     /// folder) when no `egdb-path` is given, and builds the small
     /// databases there on first use: the `salto hub` process.
     pub fn with_standard_egdb(mut self) -> Self {
-        self.egdb = crate::egdb::hub::HubEgdb::new(true);
+        self.egdb = egdb::HubEgdb::new(true);
         self
     }
 
     /// Sets the search's database up for the current options and says
     /// what it found (`info egdb=...`, `error` for a bad file or path).
     fn egdb_setup(&mut self) {
-        use crate::egdb::hub::Note;
+        use egdb::Note;
         // The background build and the loader hold this, not a sender of
         // their own: at quit it is emptied, so the writer thread ends.
         let out = self.egdb_out.clone();
@@ -197,7 +198,7 @@ impl<F: EngineFactory> Controller<F> {
             Note::Info(m) => format!("info egdb=\"{}\"", reply::sanitize(&m)),
             Note::Error(m) => reply::error(&m),
         };
-        let sink: crate::egdb::hub::Sink = Arc::new(move |n| {
+        let sink: egdb::Sink = Arc::new(move |n| {
             if let Ok(o) = out.lock()
                 && let Some(o) = o.as_ref()
             {

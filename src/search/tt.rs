@@ -7,8 +7,7 @@
 //! hashing). Entries sit in buckets of four (one 64-byte cache line);
 //! replacement prefers the same key, then the shallowest and oldest entry.
 
-use crate::egdb::SCORE_EGDB_MIN;
-use crate::game::Score;
+use crate::game::{SCORE_EGDB_MIN, Score};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a stored score says about the true value.

@@ -13,6 +13,7 @@ use super::tt::{Bound, Tt, score_to_tt};
 use super::{Control, Features, HELPER_MIN_TIME, Info, Limits, SEARCH_STACK};
 use crate::game::{
     Game, MoveList, Outcome, Reductions, SCORE_DRAW, SCORE_INF, SCORE_WIN, SCORE_WIN_MIN, Score,
+    Tablebase,
 };
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -149,6 +150,7 @@ pub struct Worker<'a, G: Game> {
     time: Option<TimeManager>,
     root_pos: G::Position,
     eval_cache: EvalCache,
+    tablebase: Option<&'static dyn Tablebase<G::Position>>,
 }
 
 /// Runs the two-player search: the main search on the calling thread (no
@@ -373,6 +375,7 @@ impl<'a, G: Game> Worker<'a, G> {
             } else {
                 1
             }),
+            tablebase: game.tablebase(),
         }
     }
 
@@ -576,7 +579,7 @@ impl<'a, G: Game> Worker<'a, G> {
             Err(score) => return score,
         };
         if ply > 0
-            && let Some(s) = game.egdb_score(pos, ply)
+            && let Some(s) = self.probe_tablebase(pos, ply)
         {
             return s;
         }
@@ -770,6 +773,14 @@ impl<'a, G: Game> Worker<'a, G> {
         }
     }
 
+    /// The endgame database's score of `pos` at `ply`, when the game has a
+    /// database ([`Game::tablebase`]) that holds it.
+    #[inline]
+    fn probe_tablebase(&self, pos: &G::Position, ply: usize) -> Option<Score> {
+        let game = self.game;
+        self.tablebase?.score(pos, ply, &|| game.evaluate(pos))
+    }
+
     /// The static evaluation of `pos` (hash `hash`), clamped below the
     /// win scores, through the [`EvalCache`] when it is on.
     #[inline]
@@ -803,7 +814,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if !game.is_unstable(pos) || ply >= MAX_PLY - 1 {
             self.leaves.add(ply);
             if ply > 0
-                && let Some(s) = game.egdb_score(pos, ply)
+                && let Some(s) = self.probe_tablebase(pos, ply)
             {
                 return s;
             }

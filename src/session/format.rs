@@ -2,8 +2,7 @@
 //! variations, `info` and `done` lines (protocol.md). The Hub protocol and
 //! `salto analyse` print with these.
 
-use crate::egdb::SCORE_EGDB_MIN;
-use crate::game::{Game, MoveList, SCORE_WIN, SCORE_WIN_MIN, Score};
+use crate::game::{Game, MoveList, SCORE_EGDB_MIN, SCORE_WIN, SCORE_WIN_MIN, Score};
 use crate::search::SearchResult;
 
 /// A score in men with two decimals, from the side to move; a win in n

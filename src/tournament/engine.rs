@@ -4,7 +4,7 @@
 //! `stop`, `quit`), each with a deadline so that a hung engine cannot hang
 //! the match.
 
-use super::play::TimeControl;
+use super::time_control::TimeControl;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};

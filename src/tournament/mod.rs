@@ -8,6 +8,7 @@
 //! - [`stats`]: Elo, interval, LOS, SPRT (trinomial and pentanomial).
 //! - [`pdn`]: the games as PDN.
 //! - [`journal`]: the games written as they end, for `--resume`.
+//! - [`time_control`]: how long each engine may think.
 
 pub mod engine;
 pub mod journal;
@@ -17,6 +18,7 @@ pub mod play;
 pub mod ranking;
 pub mod runner;
 pub mod stats;
+pub mod time_control;
 
 pub use engine::{EngineSpec, HubEngine};
 pub use play::{Adjudication, GameRecord, Opening, RefereeConfig, TimeControl};

@@ -4,12 +4,13 @@
 //! there, set the search's probe to every complete piece count (capped),
 //! and start the build of the small databases when they are missing.
 
-use super::file::FileState;
-use super::index::MAX_PIECES;
-use super::place::{self, Scan};
-use super::{RulesVisitor, configure, dispatch_rules, rules_key};
-use crate::draughts::Rules;
+use crate::draughts::{Draughts, Rules};
+use crate::egdb::file::FileState;
+use crate::egdb::index::MAX_PIECES;
+use crate::egdb::place::{self, Scan};
+use crate::egdb::{configure, rules_key};
 use crate::variant::Options;
+use crate::variant::{RulesVisitor, dispatch_rules};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -115,7 +116,7 @@ impl HubEgdb {
     pub fn setup(&mut self, opts: &Options, sink: Sink) -> Vec<Note> {
         let key = key_of(opts);
         self.done = Some((key, self.path.clone(), self.cap));
-        super::set_reporter(Some({
+        crate::egdb::set_reporter(Some({
             let sink = sink.clone();
             Arc::new(move |msg| sink(Note::Error(msg)))
         }));
@@ -161,7 +162,7 @@ impl HubEgdb {
             build: !explicit,
             sink,
         };
-        dispatch_rules(opts, visitor).unwrap_or_else(|e| off(vec![Note::Info(e)]))
+        dispatch_rules(opts, visitor).unwrap_or_else(|e| off(vec![Note::Info(e.0)]))
     }
 }
 
@@ -170,7 +171,7 @@ fn key_of(opts: &Options) -> &'static str {
     struct Key;
     impl RulesVisitor for Key {
         type Output = &'static str;
-        fn visit<R: Rules>(self) -> &'static str {
+        fn visit<R: Rules>(self, _game: Draughts<R>) -> &'static str {
             rules_key::<R>()
         }
     }
@@ -222,7 +223,7 @@ struct Setup {
 
 impl RulesVisitor for Setup {
     type Output = Vec<Note>;
-    fn visit<R: Rules>(self) -> Vec<Note> {
+    fn visit<R: Rules>(self, _game: Draughts<R>) -> Vec<Note> {
         let key = rules_key::<R>();
         let scan = place::scan::<R>(&self.root);
         let limit = scan.complete.min(self.cap);
