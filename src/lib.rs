@@ -10,6 +10,7 @@ pub mod egdb;
 pub mod fsutil;
 pub mod game;
 pub mod gui;
+pub mod hubwire;
 pub mod learn;
 pub mod protocol;
 pub mod search;

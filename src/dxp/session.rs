@@ -9,7 +9,8 @@
 use super::conn::{Conn, Incoming};
 use super::message::{Color, Message, Setup};
 use crate::game::{Game, MoveList, Outcome};
-use crate::tournament::engine::{EngineHooks, EngineSpec, quote};
+use crate::hubwire::quote;
+use crate::tournament::engine::{EngineHooks, EngineSpec};
 use crate::tournament::play::{EngineSlot, TimeControl};
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};

@@ -8,107 +8,11 @@
 use crate::game::ParseError;
 use crate::game::text::shorten;
 
-/// One argument of a line: `name=value` or a bare flag (`value == None`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Arg {
-    pub name: String,
-    pub value: Option<String>,
-}
+pub use crate::hubwire::Arg;
 
-/// Splits a line into its command word and arguments.
+/// Splits a line into its command word and arguments ([`crate::hubwire`]).
 pub fn tokenize(line: &str) -> Result<(String, Vec<Arg>), ParseError> {
-    let mut words: Vec<Arg> = Vec::new();
-    let chars: Vec<(usize, char)> = line.char_indices().collect();
-    let mut i = 0;
-    let n = chars.len();
-    let skip_blanks = |i: &mut usize| {
-        while *i < n && chars[*i].1.is_whitespace() {
-            *i += 1;
-        }
-    };
-    let byte_at = |i: usize| if i < n { chars[i].0 } else { line.len() };
-    loop {
-        skip_blanks(&mut i);
-        if i >= n {
-            break;
-        }
-        let c = chars[i].1;
-        if c == '"' {
-            return Err(ParseError(format!(
-                "unexpected quoted string at column {} (a quoted string must follow name=)",
-                i + 1
-            )));
-        }
-        if c == '=' {
-            return Err(ParseError(format!(
-                "'=' without a name before it at column {}",
-                i + 1
-            )));
-        }
-        let start = i;
-        while i < n && !chars[i].1.is_whitespace() && chars[i].1 != '=' && chars[i].1 != '"' {
-            i += 1;
-        }
-        let name = line[byte_at(start)..byte_at(i)].to_string();
-        let mut j = i;
-        skip_blanks(&mut j);
-        if j < n && chars[j].1 == '=' {
-            j += 1;
-            skip_blanks(&mut j);
-            if j >= n {
-                return Err(ParseError(format!(
-                    "missing value after '{}=' (write {}=\"\" for an empty value)",
-                    name, name
-                )));
-            }
-            let value = if chars[j].1 == '"' {
-                let vstart = j + 1;
-                let mut k = vstart;
-                while k < n && chars[k].1 != '"' {
-                    k += 1;
-                }
-                if k >= n {
-                    return Err(ParseError(format!(
-                        "unterminated quoted value for '{name}' (a closing \" is missing)"
-                    )));
-                }
-                let v = line[byte_at(vstart)..byte_at(k)].to_string();
-                j = k + 1;
-                v
-            } else {
-                let vstart = j;
-                while j < n && !chars[j].1.is_whitespace() {
-                    j += 1;
-                }
-                line[byte_at(vstart)..byte_at(j)].to_string()
-            };
-            words.push(Arg {
-                name,
-                value: Some(value),
-            });
-            i = j;
-        } else {
-            if i < n && chars[i].1 == '"' {
-                return Err(ParseError(format!(
-                    "unexpected '\"' after '{}' at column {}",
-                    name,
-                    i + 1
-                )));
-            }
-            words.push(Arg { name, value: None });
-        }
-    }
-    let mut it = words.into_iter();
-    match it.next() {
-        None => Ok((String::new(), Vec::new())),
-        Some(Arg { name, value: None }) => Ok((name, it.collect())),
-        Some(Arg {
-            name,
-            value: Some(_),
-        }) => Err(ParseError(format!(
-            "a line must start with a command, not with '{name}=...'"
-        ))),
-    }
+    crate::hubwire::tokenize(line).map_err(ParseError)
 }
 
 /// What `pos` asks for.

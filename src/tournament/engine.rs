@@ -177,38 +177,13 @@ pub struct HubLine {
 }
 
 impl HubLine {
+    /// Reads a line of an engine's output ([`crate::hubwire::tokenize`]).
     pub fn parse(line: &str) -> Result<HubLine, String> {
-        // Blanks around '=' are allowed: glue them first.
-        let mut words = split_words(line)?.into_iter();
-        let command = words.next().unwrap_or_default();
-        let rest: Vec<String> = words.collect();
-        let mut args = Vec::new();
-        let mut i = 0;
-        while i < rest.len() {
-            let w = &rest[i];
-            if let Some((k, v)) = w.split_once('=') {
-                if v.is_empty() && !line.contains(&format!("{k}=\"\"")) && i + 1 < rest.len() {
-                    args.push((k.to_string(), Some(rest[i + 1].clone())));
-                    i += 2;
-                    continue;
-                }
-                args.push((k.to_string(), Some(v.to_string())));
-            } else if i + 1 < rest.len() && rest[i + 1].starts_with('=') {
-                let v = rest[i + 1][1..].to_string();
-                if v.is_empty() && i + 2 < rest.len() {
-                    args.push((w.clone(), Some(rest[i + 2].clone())));
-                    i += 3;
-                } else {
-                    args.push((w.clone(), Some(v)));
-                    i += 2;
-                }
-                continue;
-            } else {
-                args.push((w.clone(), None));
-            }
-            i += 1;
-        }
-        Ok(HubLine { command, args })
+        let (command, args) = crate::hubwire::tokenize(line)?;
+        Ok(HubLine {
+            command,
+            args: args.into_iter().map(|a| (a.name, a.value)).collect(),
+        })
     }
 
     /// The value of argument `key`, if given with a value.
@@ -220,14 +195,7 @@ impl HubLine {
     }
 }
 
-/// Quotes a value for a Hub line when it needs it.
-pub fn quote(value: &str) -> String {
-    if value.is_empty() || value.contains([' ', '=', '"', '\t']) {
-        format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
-    } else {
-        value.to_string()
-    }
-}
+pub use crate::hubwire::quote;
 
 /// What went wrong talking to an engine.
 #[derive(Clone, Debug, PartialEq)]
@@ -700,12 +668,5 @@ mod tests {
         assert_eq!(l.get("message"), Some(""));
         let l = HubLine::parse("go think").unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(l.args, vec![("think".to_string(), None)]);
-    }
-
-    #[test]
-    fn quote_only_when_needed() {
-        assert_eq!(quote("abc"), "abc");
-        assert_eq!(quote("a b"), "\"a b\"");
-        assert_eq!(quote(""), "\"\"");
     }
 }

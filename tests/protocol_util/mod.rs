@@ -216,19 +216,22 @@ impl Drop for Salto {
     }
 }
 
+/// The value of argument `key` of a Hub line (`salto::hubwire`).
+pub fn arg(line: &str, key: &str) -> Option<String> {
+    let (_, args) = salto::hubwire::tokenize(line).unwrap_or_else(|e| panic!("'{line}': {e}"));
+    args.into_iter()
+        .find(|a| a.name == key)
+        .and_then(|a| a.value)
+}
+
 /// The `move` of a `done` line.
 pub fn done_move(line: &str) -> String {
-    line.split_whitespace()
-        .find_map(|t| t.strip_prefix("move="))
-        .unwrap_or_else(|| panic!("no move in '{line}'"))
-        .to_string()
+    arg(line, "move").unwrap_or_else(|| panic!("no move in '{line}'"))
 }
 
 /// The `ponder` of a `done` line, if any.
 pub fn done_ponder(line: &str) -> Option<String> {
-    line.split_whitespace()
-        .find_map(|t| t.strip_prefix("ponder="))
-        .map(str::to_string)
+    arg(line, "ponder")
 }
 
 /// Is the variant implemented in this build?
