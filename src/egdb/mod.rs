@@ -526,6 +526,11 @@ impl<R: Rules> Egdb<R> {
 }
 
 impl<R: Rules> Tablebase<Position<Bb<R>>> for Egdb<R> {
+    /// Probing is on (`egdb-pieces` above 0 and a folder set).
+    fn enabled(&self) -> bool {
+        LIMIT.load(Ordering::Relaxed) > 0
+    }
+
     #[inline]
     fn probe(&self, pos: &Position<Bb<R>>) -> Option<(Wdl, Option<u8>)> {
         probe_quiet::<R>(pos)

@@ -90,6 +90,12 @@ impl fmt::Display for Wdl {
 /// its tablebase probe; the position never does). Implemented by egdb/ for
 /// the draughts rule sets; a game hands one out by [`Game::tablebase`].
 pub trait Tablebase<P>: Sync {
+    /// Whether the database may answer at all now (a search that starts
+    /// when it is off does not ask it). Default: yes.
+    fn enabled(&self) -> bool {
+        true
+    }
+
     /// The value of `pos` for the player to move, and its distance to
     /// conversion in plies when one is stored, when the database is on,
     /// holds `pos`, and no capture is pending.

@@ -375,7 +375,8 @@ impl<'a, G: Game> Worker<'a, G> {
             } else {
                 1
             }),
-            tablebase: game.tablebase(),
+            // Off at the start of the search: not asked at every node.
+            tablebase: game.tablebase().filter(|t| t.enabled()),
         }
     }
 
