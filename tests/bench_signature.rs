@@ -17,6 +17,7 @@ fn bench_prints_the_signature_in_the_readme() {
         .expect("README.md is readable");
     let expected = signature(&readme).expect("README.md states the bench signature");
     let out = Command::new(env!("CARGO_BIN_EXE_salto"))
+        .env("SALTO_EGDB", "off")
         .args(["bench", "--quiet"])
         .output()
         .expect("salto bench runs");

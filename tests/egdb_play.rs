@@ -45,6 +45,7 @@ fn won_in_play<R: Rules>(variant: &str, pieces: u32, m: &str) {
     // salto analyse reports the database hit with its distance.
     let salto = env!("CARGO_BIN_EXE_salto");
     let out = Command::new(salto)
+        .env("SALTO_EGDB", "off")
         .args([
             "analyse",
             "--variant",
@@ -63,6 +64,27 @@ fn won_in_play<R: Rules>(variant: &str, pieces: u32, m: &str) {
     assert!(
         out.status.success() && text.contains(&format!("egdb value=win distance={dtc}\n")),
         "{variant} {fen}: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Without --egdb-path it reads the standard place ($SALTO_EGDB here),
+    // up to the piece counts complete there.
+    let out = Command::new(salto)
+        .env("SALTO_EGDB", &dir.0)
+        .args([
+            "analyse",
+            "--variant",
+            variant,
+            "--fen",
+            &fen,
+            "--depth",
+            "2",
+        ])
+        .output()
+        .expect("run salto analyse");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains(&format!("egdb value=win distance={dtc}\n")),
+        "{variant} {fen}, the standard place: {text}{}",
         String::from_utf8_lossy(&out.stderr)
     );
     let openings = dir.0.join("won.txt");

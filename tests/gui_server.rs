@@ -679,7 +679,7 @@ fn a_default_clock_applies_to_new_games() {
 #[test]
 fn a_seat_can_be_another_hub_engine() {
     let spec = salto::tournament::engine::EngineSpec::parse(&format!(
-        "cmd={} args=hub name=other",
+        "cmd=env args=\"SALTO_EGDB=off {} hub\" name=other",
         env!("CARGO_BIN_EXE_salto")
     ))
     .expect("a spec");

@@ -57,6 +57,7 @@ fn shards_through_gnu_parallel_equal_a_single_run() {
     assert!(ok, "{err}");
     // Two shards at once, as docs/evaluation.md shows.
     let out = Command::new("parallel")
+        .env("SALTO_EGDB", "off")
         .args(["--will-cite", "-j", "2", env!("CARGO_BIN_EXE_salto")])
         .arg("datagen")
         .args(GEN)
@@ -295,6 +296,7 @@ fn datagen_killed_and_resumed_writes_the_uninterrupted_file() {
     for delay in [30u64, 170] {
         let before = games_done(&progress);
         let mut child = Command::new(env!("CARGO_BIN_EXE_salto"))
+            .env("SALTO_EGDB", "off")
             .args(&args)
             .stderr(std::process::Stdio::null())
             .spawn()

@@ -154,6 +154,7 @@ fn perft_hex_deep() {
 /// Runs `salto perft` with `args` and returns (status, stdout, stderr).
 fn salto(args: &[&str]) -> (Option<i32>, String, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_salto"))
+        .env("SALTO_EGDB", "off")
         .args(args)
         .output()
         .expect("run salto");

@@ -49,11 +49,14 @@ pub struct AnalyseArgs {
     /// One JSON object per line.
     #[arg(long)]
     pub json: bool,
-    /// Endgame database root (as built by `salto egdb build --dir`).
+    /// Endgame database root (as built by `salto egdb build --dir`; default:
+    /// the standard place the engine reads, `$SALTO_EGDB` or
+    /// ~/.local/share/salto/egdb; `SALTO_EGDB=off`: none)
     #[arg(long, value_name = "DIR")]
     pub egdb_path: Option<std::path::PathBuf>,
-    /// Probe the endgame database up to this many pieces (0 = off).
-    #[arg(long, default_value_t = 0)]
+    /// Probe the endgame database up to this many pieces (0 = off; default:
+    /// every piece count complete in the folder)
+    #[arg(long, default_value_t = crate::egdb::index::MAX_PIECES as u32)]
     pub egdb_pieces: u32,
     /// The search for more than two players: paranoid, brs, maxn or greedy
     /// (greedy also with two players; otherwise ignored with two).
@@ -244,8 +247,33 @@ impl GameVisitor for Analyse {
     }
 }
 
+/// Sets the database `salto analyse` probes up, as a Hub session does but
+/// without building anything: `--egdb-path`, else the standard place, up
+/// to the piece counts complete there (capped by `--egdb-pieces`).
+fn configure_egdb(args: &AnalyseArgs) {
+    use crate::variant::{RulesVisitor, dispatch_rules};
+    struct Complete<'a>(&'a std::path::Path);
+    impl RulesVisitor for Complete<'_> {
+        type Output = u32;
+        fn visit<R: crate::draughts::Rules>(self, _g: crate::draughts::Draughts<R>) -> u32 {
+            crate::egdb::place::scan::<R>(self.0).complete
+        }
+    }
+    let root = args
+        .egdb_path
+        .clone()
+        .or_else(crate::egdb::place::standard_root);
+    let pieces = match (&root, args.game.options()) {
+        (Some(r), Ok(opts)) if args.egdb_pieces > 0 => {
+            dispatch_rules(&opts, Complete(r)).map_or(0, |complete| complete.min(args.egdb_pieces))
+        }
+        _ => 0,
+    };
+    crate::egdb::configure(root, pieces);
+}
+
 pub fn run(args: AnalyseArgs) -> ExitCode {
-    crate::egdb::configure(args.egdb_path.clone(), args.egdb_pieces);
+    configure_egdb(&args);
     if args.threads == 0 || args.threads > 256 {
         return super::fail(format!(
             "threads {} is out of range (1..=256)",
