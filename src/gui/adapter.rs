@@ -117,6 +117,10 @@ pub trait Session: Send {
     fn ply(&self) -> usize;
     /// The root as FEN when it is not the start position.
     fn custom_root(&self) -> Option<String>;
+    /// The Hub `pos` line of the shown position for another engine: the
+    /// root and the moves to it, so that the engine knows the game's
+    /// repetitions and draw counts, not only the position.
+    fn engine_position(&self) -> String;
     /// The player to move at the root.
     fn root_to_move(&self) -> usize;
     /// Plays a move at the shown position, cutting the line there.
@@ -259,6 +263,19 @@ impl<G: Game> Session for GameSession<G> {
 
     fn custom_root(&self) -> Option<String> {
         self.custom.then(|| self.game.format_fen(&self.root))
+    }
+
+    fn engine_position(&self) -> String {
+        use crate::hubwire::quote;
+        let mut line = format!(
+            "pos pos={}",
+            quote(&self.game.format_hub_position(&self.root))
+        );
+        if self.ply > 0 {
+            let moves = self.line()[..self.ply].join(" ");
+            line.push_str(&format!(" moves={}", quote(&moves)));
+        }
+        line
     }
 
     fn root_to_move(&self) -> usize {
@@ -429,5 +446,23 @@ mod tests {
         assert_eq!(s.line(), vec![first]);
         assert!(s.goto(2).is_err());
         assert!(s.load("B:W1:B2", &[]).is_err());
+    }
+
+    /// Another engine gets the root and the moves to the shown position
+    /// (its repetitions and draw counts), cut where the board is shown.
+    #[test]
+    fn an_external_engine_gets_the_moves_to_the_shown_position() {
+        let mut s = new_session(&Options::new(Variant::International)).unwrap();
+        let start = s.engine_position();
+        assert!(start.starts_with("pos pos=") && !start.contains("moves="));
+        s.play("32-28").unwrap();
+        s.play("19-23").unwrap();
+        s.play("28x19").unwrap();
+        assert_eq!(
+            s.engine_position(),
+            format!("{start} moves=\"32-28 19-23 28x19x23\"")
+        );
+        s.goto(1).unwrap();
+        assert_eq!(s.engine_position(), format!("{start} moves=32-28"));
     }
 }

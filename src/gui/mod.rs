@@ -707,7 +707,7 @@ fn external_move(
     };
     let spec = shared.engines[index].clone();
     let params = crate::tournament::play::game_params(&t.opts);
-    let position = format!("pos pos={}", t.session.snapshot().hub);
+    let position = t.session.engine_position();
     let levels = level_lines(limits);
     // The engine's own time, and some slack: a hung engine ends the wait.
     let wait = limits
