@@ -679,7 +679,7 @@ fn a_default_clock_applies_to_new_games() {
 #[test]
 fn a_seat_can_be_another_hub_engine() {
     let spec = salto::tournament::engine::EngineSpec::parse(&format!(
-        "cmd=env args=\"SALTO_EGDB=off {} hub\" name=other",
+        "cmd=env args=\"SALTO_EGDB=off {} hub\" name=other param.book=false",
         env!("CARGO_BIN_EXE_salto")
     ))
     .expect("a spec");
@@ -706,5 +706,26 @@ fn a_seat_can_be_another_hub_engine() {
     });
     assert_eq!(st["seats"][0]["external"], "other", "{}", st["seats"]);
     assert!(st["line"].as_array().unwrap().len() >= 6, "{}", st["line"]);
+    // "Move now" stops the other engine too: given 600 s a move, it moves
+    // at once (the wait below gives up after 60 s).
+    ok(post(
+        addr,
+        "/api/new",
+        json!({"variant": "international", "seats": [
+            {"engine": true, "external": "other", "movetime": 600}, {}]}),
+    ));
+    std::thread::sleep(Duration::from_millis(500));
+    let t0 = Instant::now();
+    ok(post(addr, "/api/stop", json!({})));
+    let st = wait_for(addr, "the other engine's move after stop", |s| {
+        s["line"].as_array().is_some_and(|l| !l.is_empty())
+    });
+    assert_eq!(
+        st["line"].as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        st["line"]
+    );
+    assert!(t0.elapsed() < Duration::from_secs(30), "{:?}", t0.elapsed());
     ok(post(addr, "/api/new", json!({"variant": "english"})));
 }

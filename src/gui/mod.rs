@@ -708,6 +708,11 @@ fn external_move(
     let spec = shared.engines[index].clone();
     let params = crate::tournament::play::game_params(&t.opts);
     let position = t.session.engine_position();
+    // "Move now" stops this control: the engine is sent `stop`.
+    let control = t
+        .search
+        .as_ref()
+        .map_or_else(|| Arc::new(Control::new()), |r| r.control.clone());
     let levels = level_lines(limits);
     // The engine's own time, and some slack: a hung engine ends the wait.
     let wait = limits
@@ -738,7 +743,7 @@ fn external_move(
                 }
             };
             let answer = engine.and_then(|mut e| {
-                let r = e.think(&position, &levels, |at| at + wait);
+                let r = e.think_stoppable(&position, &levels, |at| at + wait, control);
                 if let Some(s) = lock(&sh.running_engines).get_mut(index) {
                     *s = Some((params, e));
                 }

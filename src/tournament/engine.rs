@@ -259,6 +259,9 @@ pub struct HubEngine {
     pub id_name: Option<String>,
     dead: bool,
     hooks: EngineHooks,
+    /// While [`HubEngine::think_stoppable`] waits: `stop` is sent once
+    /// when this control is stopped (a host's "move now").
+    stop_on: Option<(Arc<crate::search::Control>, bool)>,
 }
 
 impl HubEngine {
@@ -330,6 +333,7 @@ impl HubEngine {
             id_name: None,
             dead: false,
             hooks: hooks.clone(),
+            stop_on: None,
         };
         engine.handshake(game_params, timeout)?;
         Ok(engine)
@@ -401,10 +405,18 @@ impl HubEngine {
         deadline: Instant,
         what: &str,
     ) -> Result<(String, Instant), EngineError> {
-        // Wake up now and then to see whether the runner was interrupted.
+        // Wake up now and then to see whether the runner was interrupted,
+        // or the host asks for the move now.
         let got = loop {
             if self.hooks.interrupted() {
                 return Err(EngineError::Interrupted);
+            }
+            if let Some((control, sent)) = &mut self.stop_on
+                && !*sent
+                && control.should_stop()
+            {
+                *sent = true;
+                self.send("stop")?;
             }
             let wait = deadline.saturating_duration_since(Instant::now());
             match self.rx.recv_timeout(wait.min(Duration::from_millis(50))) {
@@ -545,6 +557,22 @@ impl HubEngine {
                 _ => {}
             }
         }
+    }
+
+    /// [`HubEngine::think`], and when `control` is stopped during the
+    /// search, `stop` is sent to the engine (once), which then answers
+    /// with the best move it has: a host's "move now".
+    pub fn think_stoppable(
+        &mut self,
+        position: &str,
+        levels: &[String],
+        deadline: impl Fn(Instant) -> Instant,
+        control: Arc<crate::search::Control>,
+    ) -> Result<ThinkResult, EngineError> {
+        self.stop_on = Some((control, false));
+        let r = self.think(position, levels, deadline);
+        self.stop_on = None;
+        r
     }
 
     /// After a search ran out of time: `stop`, then wait up to `grace` for
