@@ -24,6 +24,7 @@ fn games(out: &str) -> Vec<String> {
 fn salto_plays_salto_over_dxp_in_both_roles() {
     let (follower, port) = follower(2, &["--games", "2"]);
     let out = Command::new(SALTO)
+        .env("SALTO_EGDB", "off")
         .args(["dxp", "--connect", &format!("127.0.0.1:{port}")])
         .args([
             "--engine",
