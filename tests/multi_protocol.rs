@@ -26,10 +26,8 @@ fn think(s: &mut Salto) -> (Vec<String>, String) {
     }
 }
 
-fn field<'a>(line: &'a str, key: &str) -> &'a str {
-    line.split(' ')
-        .find_map(|t| t.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
-        .unwrap_or_else(|| panic!("no {key} in '{line}'"))
+fn field(line: &str, key: &str) -> String {
+    arg(line, key).unwrap_or_else(|| panic!("no {key} in '{line}'"))
 }
 
 #[test]

@@ -18,9 +18,8 @@ fn think(s: &mut Salto) -> (Vec<String>, String) {
     }
 }
 
-fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    line.split(' ')
-        .find_map(|t| t.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
+fn field(line: &str, key: &str) -> Option<String> {
+    arg(line, key)
 }
 
 fn score(line: &str) -> f64 {
@@ -40,7 +39,7 @@ fn last_iteration(infos: &[String], depth: u32) -> Vec<String> {
     let d = depth.to_string();
     let mut lines: Vec<String> = Vec::new();
     for l in infos {
-        if field(l, "depth") != Some(&d) {
+        if field(l, "depth").as_ref() != Some(&d) {
             continue;
         }
         let k: usize = field(l, "multipv")
