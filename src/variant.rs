@@ -6,10 +6,8 @@
 
 use crate::chinese::ChineseOptions;
 use crate::draughts::weights::{EvalChoice, Weights};
-use crate::draughts::{
-    Brazilian, Draughts, DraughtsOptions, English, Hex, International, Rules, Spanish, Turkish,
-    TurkishImmediate,
-};
+use crate::draughts::{Draughts, DraughtsOptions, Rules, Turkish, TurkishImmediate};
+pub use crate::game::Descriptor;
 use crate::game::{Game, ParseError, ParseResult};
 use std::fmt;
 use std::str::FromStr;
@@ -17,182 +15,69 @@ use std::str::FromStr;
 pub use crate::chinese::{ForeignCorners, Spoiling, UnusedCorners};
 pub use crate::draughts::{Notation, TurkishPromotion};
 
-/// The games Salto plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Variant {
-    International,
-    Brazilian,
-    English,
-    Spanish,
-    Turkish,
-    Hex,
-    Chinese,
+/// The registry: one line per game, in the order `hub` lists them.
+/// `rules(T)` is a draughts rule set, whose file holds everything about it
+/// (`T::DESCRIPTOR`, its weights and book); `custom(f, D)` builds the game
+/// with the function `f` and describes it with `D`. The macro makes the
+/// enum, [`Variant::ALL`], [`DESCRIPTORS`] and the one dispatcher.
+macro_rules! registry {
+    ($($v:ident => $kind:ident $args:tt),* $(,)?) => {
+        /// The games Salto plays.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Variant {
+            $($v),*
+        }
+
+        /// One descriptor per variant, in the order of [`Variant`].
+        pub static DESCRIPTORS: [&Descriptor; Variant::ALL.len()] =
+            [$(registry!(@desc $kind $args)),*];
+
+        impl Variant {
+            pub const ALL: [Variant; [$(stringify!($v)),*].len()] = [$(Variant::$v),*];
+        }
+
+        /// The rule set the options select, handed to `v`.
+        fn dispatch_registered<V: RulesVisitor>(opts: &Options, v: V) -> ParseResult<V::Output> {
+            match opts.variant {
+                $(Variant::$v => registry!(@rules $kind $args, opts, v),)*
+            }
+        }
+    };
+    (@desc rules ($r:ty)) => { <$r as Rules>::DESCRIPTOR };
+    (@desc custom ($f:ident, $d:expr)) => { $d };
+    (@rules rules ($r:ty), $o:ident, $vis:ident) => { Ok($vis.visit(draughts::<$r>($o))) };
+    (@rules custom ($f:ident, $d:expr), $o:ident, $vis:ident) => { $f($o, $vis) };
 }
 
-/// Everything about a variant that is not its rules: names, defaults, PDN,
-/// bench positions. [`DESCRIPTORS`] holds one per [`Variant`], in order.
-#[derive(Debug)]
-pub struct Descriptor {
-    pub variant: Variant,
-    /// The canonical name ([`Game::name`]).
-    pub name: &'static str,
-    /// The name `hub` announces and the match runner sends (Scan's
-    /// `normal` for international).
-    pub hub_name: &'static str,
-    /// Further names accepted on input, besides `name` and `hub_name`.
-    pub aliases: &'static [&'static str],
-    /// The move-count draw rule's default in moves by each side, from the
-    /// rule set's `Rules::DEFAULT_DRAW_MOVES` (0: no such rule).
-    pub draw_moves: u32,
-    /// Repetition is a draw (rules.md: every two-sided game).
-    pub repetition_draw: bool,
-    /// PDN's `GameType` number, when PDN has one.
-    pub pdn_game_type: Option<u32>,
-    /// PDN result tokens: first player wins, second wins, draw.
-    pub pdn_results: [&'static str; 3],
-    /// Hand-set bench positions (FEN), besides the start and the
-    /// played-out ones.
-    pub bench_fens: &'static [&'static str],
-    /// The bench depth (chosen so that the whole bench takes seconds).
-    pub bench_depth: u32,
-    /// The `set-param` options that change this game, besides `variant`.
-    pub options: &'static [&'static str],
+registry! {
+    International => rules(crate::draughts::International),
+    Brazilian => rules(crate::draughts::Brazilian),
+    English => rules(crate::draughts::English),
+    Spanish => rules(crate::draughts::Spanish),
+    Turkish => custom(turkish, <Turkish as Rules>::DESCRIPTOR),
+    Hex => rules(crate::draughts::Hex),
+    Chinese => custom(not_draughts, crate::chinese::DESCRIPTOR),
 }
 
-const PDN_RESULTS: [&str; 3] = ["1-0", "0-1", "1/2-1/2"];
-const DRAUGHTS_OPTIONS: &[&str] = &["draw-moves"];
+/// Turkish: `turkish-promotion` chooses between two rule sets.
+fn turkish<V: RulesVisitor>(opts: &Options, v: V) -> ParseResult<V::Output> {
+    Ok(match opts.turkish_promotion {
+        TurkishPromotion::End => v.visit(draughts::<Turkish>(opts)),
+        TurkishPromotion::Immediate => v.visit(draughts::<TurkishImmediate>(opts)),
+    })
+}
 
-/// One descriptor per variant, in the order of [`Variant`].
-pub static DESCRIPTORS: [Descriptor; 7] = [
-    Descriptor {
-        variant: Variant::International,
-        name: International::NAME,
-        hub_name: "normal",
-        aliases: &["10x10"],
-        draw_moves: International::DEFAULT_DRAW_MOVES,
-        repetition_draw: true,
-        pdn_game_type: Some(20),
-        pdn_results: ["2-0", "0-2", "1-1"],
-        bench_fens: &[
-            // Opening and middlegames.
-            "W:W27,28,32,33,34,35,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,16,17,18,19,20,23",
-            "B:W25,27,28,30,32,33,34,35,37,38,39,40,43,44,45,48:B3,7,8,9,12,13,14,15,16,17,18,19,20,21,22,23",
-            "W:W24,27,28,29,31,32,33,35,36,38,39,42,43,47:B4,6,8,9,11,12,13,14,16,17,18,19,22,23",
-            "W:W26,31,32,33,37,38,43:B8,12,13,17,18,19,22",
-            // Endgames, with and without kings.
-            "W:W32,36,41:B10,15,19",
-            "W:WK46,33,38:B9,K5",
-            "B:WK28,35:BK3,17,4",
-        ],
-        bench_depth: 12,
-        options: DRAUGHTS_OPTIONS,
-    },
-    Descriptor {
-        variant: Variant::Brazilian,
-        name: Brazilian::NAME,
-        hub_name: Brazilian::NAME,
-        aliases: &[],
-        draw_moves: Brazilian::DEFAULT_DRAW_MOVES,
-        repetition_draw: true,
-        pdn_game_type: Some(26),
-        pdn_results: PDN_RESULTS,
-        bench_fens: &[],
-        bench_depth: 14,
-        options: DRAUGHTS_OPTIONS,
-    },
-    Descriptor {
-        variant: Variant::English,
-        name: English::NAME,
-        hub_name: English::NAME,
-        aliases: &["american", "checkers"],
-        draw_moves: English::DEFAULT_DRAW_MOVES,
-        repetition_draw: true,
-        pdn_game_type: Some(21),
-        pdn_results: PDN_RESULTS,
-        bench_fens: &[
-            "B:W18,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,15",
-            "W:W17,21,22,24,25,27,28,30:B2,3,5,6,9,11,12,14",
-            "W:WK10,22,27:B3,K25,12",
-        ],
-        bench_depth: 14,
-        options: DRAUGHTS_OPTIONS,
-    },
-    Descriptor {
-        variant: Variant::Spanish,
-        name: Spanish::NAME,
-        hub_name: Spanish::NAME,
-        aliases: &[],
-        draw_moves: Spanish::DEFAULT_DRAW_MOVES,
-        repetition_draw: true,
-        pdn_game_type: Some(24),
-        pdn_results: PDN_RESULTS,
-        bench_fens: &[],
-        bench_depth: 14,
-        options: DRAUGHTS_OPTIONS,
-    },
-    Descriptor {
-        variant: Variant::Turkish,
-        name: Turkish::NAME,
-        hub_name: Turkish::NAME,
-        aliases: &[],
-        draw_moves: Turkish::DEFAULT_DRAW_MOVES,
-        repetition_draw: true,
-        pdn_game_type: Some(30),
-        pdn_results: PDN_RESULTS,
-        bench_fens: &[],
-        bench_depth: 10,
-        options: &["turkish-promotion", "draw-moves"],
-    },
-    Descriptor {
-        variant: Variant::Hex,
-        name: Hex::NAME,
-        hub_name: Hex::NAME,
-        aliases: &["hexagonal"],
-        draw_moves: Hex::DEFAULT_DRAW_MOVES,
-        repetition_draw: true,
-        pdn_game_type: None,
-        pdn_results: PDN_RESULTS,
-        bench_fens: &[],
-        bench_depth: 11,
-        options: DRAUGHTS_OPTIONS,
-    },
-    Descriptor {
-        variant: Variant::Chinese,
-        name: "chinese",
-        hub_name: "chinese",
-        aliases: &[],
-        draw_moves: 0,
-        // rules.md: no draw rule; `max-moves` ends endless games.
-        repetition_draw: false,
-        pdn_game_type: None,
-        pdn_results: PDN_RESULTS,
-        bench_fens: &[],
-        bench_depth: 5,
-        options: &[
-            "players",
-            "sets",
-            "foreign-corners",
-            "unused-corners",
-            "spoiling",
-            "max-moves",
-        ],
-    },
-];
+/// Chinese checkers is not a draughts rule set ([`dispatch`] builds it).
+fn not_draughts<V: RulesVisitor>(_opts: &Options, _v: V) -> ParseResult<V::Output> {
+    Err(ParseError(
+        "chinese checkers is not a draughts game: endgame databases and training are for the draughts games (chinese checkers keeps its hand evaluation)".into(),
+    ))
+}
 
 impl Variant {
-    pub const ALL: [Variant; 7] = [
-        Variant::International,
-        Variant::Brazilian,
-        Variant::English,
-        Variant::Spanish,
-        Variant::Turkish,
-        Variant::Hex,
-        Variant::Chinese,
-    ];
-
     /// The variant's descriptor.
     pub fn descriptor(self) -> &'static Descriptor {
-        &DESCRIPTORS[self as usize]
+        DESCRIPTORS[self as usize]
     }
 
     /// The canonical name (the protocol's, with `normal` for international
@@ -204,7 +89,7 @@ impl Variant {
     /// The names `variant` accepts, blank-separated, as `hub` lists them.
     pub fn hub_names() -> String {
         let mut names = Vec::new();
-        for d in &DESCRIPTORS {
+        for d in DESCRIPTORS {
             if d.hub_name != d.name {
                 names.push(d.hub_name);
             }
@@ -224,10 +109,12 @@ impl FromStr for Variant {
     type Err = ParseError;
     fn from_str(s: &str) -> ParseResult<Self> {
         let lower = s.trim().to_ascii_lowercase();
-        DESCRIPTORS
-            .iter()
-            .find(|d| d.name == lower || d.hub_name == lower || d.aliases.contains(&lower.as_str()))
-            .map(|d| d.variant)
+        Variant::ALL
+            .into_iter()
+            .find(|v| {
+                let d = v.descriptor();
+                d.name == lower || d.hub_name == lower || d.aliases.contains(&lower.as_str())
+            })
             .ok_or_else(|| {
                 ParseError(format!(
                     "unknown variant '{s}' (expected one of: {})",
@@ -440,6 +327,30 @@ impl Options {
         Ok(())
     }
 
+    /// A note for the host when the game evaluates with less than it
+    /// would expect: a draughts rule set asked for its default evaluation
+    /// that ships no trained weights plays with the hand evaluation
+    /// (`init` sends it as `info message=...`).
+    pub fn evaluation_note(&self) -> Option<String> {
+        if self.eval != EvalSetting::Default {
+            return None;
+        }
+        struct Trained;
+        impl RulesVisitor for Trained {
+            type Output = bool;
+            fn visit<R: Rules>(self, game: Draughts<R>) -> bool {
+                game.weights.is_some()
+            }
+        }
+        match dispatch_registered(self, Trained) {
+            Ok(false) => Some(format!(
+                "{} has no trained weights yet: the hand evaluation plays (docs/evaluation.md)",
+                self.variant.name()
+            )),
+            _ => None,
+        }
+    }
+
     /// The options of a draughts game.
     pub fn draughts(&self) -> DraughtsOptions {
         DraughtsOptions {
@@ -514,18 +425,18 @@ fn draughts<R: Rules>(opts: &Options) -> Draughts<R> {
 /// Builds the game the options select and hands it to `visitor`.
 pub fn dispatch<V: GameVisitor>(opts: &Options, visitor: V) -> ParseResult<V::Output> {
     opts.validate()?;
-    match opts.variant {
-        Variant::International => Ok(visitor.visit(draughts::<International>(opts))),
-        Variant::Brazilian => Ok(visitor.visit(draughts::<Brazilian>(opts))),
-        Variant::English => Ok(visitor.visit(draughts::<English>(opts))),
-        Variant::Spanish => Ok(visitor.visit(draughts::<Spanish>(opts))),
-        Variant::Turkish => Ok(match opts.turkish_promotion {
-            TurkishPromotion::End => visitor.visit(draughts::<Turkish>(opts)),
-            TurkishPromotion::Immediate => visitor.visit(draughts::<TurkishImmediate>(opts)),
-        }),
-        Variant::Hex => Ok(visitor.visit(draughts::<Hex>(opts))),
-        Variant::Chinese => Ok(visitor.visit(crate::chinese::Chinese::new(opts.chinese())?)),
+    if opts.variant == Variant::Chinese {
+        return Ok(visitor.visit(crate::chinese::Chinese::new(opts.chinese())?));
     }
+    /// A game visitor run on a draughts rule set's game.
+    struct AsGame<V>(V);
+    impl<V: GameVisitor> RulesVisitor for AsGame<V> {
+        type Output = V::Output;
+        fn visit<R: Rules>(self, game: Draughts<R>) -> V::Output {
+            self.0.visit(game)
+        }
+    }
+    dispatch_registered(opts, AsGame(visitor))
 }
 
 /// Code that runs on a draughts rule set, not only on the [`Game`]
@@ -541,22 +452,7 @@ pub trait RulesVisitor {
 /// an error for chinese checkers, which is not a draughts game.
 pub fn dispatch_rules<V: RulesVisitor>(opts: &Options, v: V) -> ParseResult<V::Output> {
     opts.validate()?;
-    Ok(match opts.variant {
-        Variant::International => v.visit(draughts::<International>(opts)),
-        Variant::Brazilian => v.visit(draughts::<Brazilian>(opts)),
-        Variant::English => v.visit(draughts::<English>(opts)),
-        Variant::Spanish => v.visit(draughts::<Spanish>(opts)),
-        Variant::Turkish => match opts.turkish_promotion {
-            TurkishPromotion::End => v.visit(draughts::<Turkish>(opts)),
-            TurkishPromotion::Immediate => v.visit(draughts::<TurkishImmediate>(opts)),
-        },
-        Variant::Hex => v.visit(draughts::<Hex>(opts)),
-        Variant::Chinese => {
-            return Err(ParseError(
-                "chinese checkers is not a draughts game: endgame databases and training are for the draughts games (chinese checkers keeps its hand evaluation)".into(),
-            ));
-        }
-    })
+    dispatch_registered(opts, v)
 }
 
 #[cfg(test)]
@@ -574,7 +470,6 @@ mod tests {
         }
         for v in Variant::ALL {
             let d = v.descriptor();
-            assert_eq!(d.variant, v);
             assert_eq!(dispatch(&Options::new(v), Name), Ok(d.name));
             assert_eq!(d.hub_name.parse::<Variant>(), Ok(v));
             for a in d.aliases {

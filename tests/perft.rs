@@ -85,70 +85,52 @@ fn check(variant: &str, deep: bool) {
     );
 }
 
-#[test]
-fn perft_international_records() {
-    check("international", false);
+/// The draughts variants of the registry (chinese checkers has its own
+/// records: tests/chinese_perft.rs).
+fn draughts_variants() -> Vec<Variant> {
+    Variant::ALL
+        .into_iter()
+        .filter(|v| *v != Variant::Chinese)
+        .collect()
+}
+
+/// Checks every variant's records, each variant on a thread of its own.
+fn check_all(deep: bool) {
+    std::thread::scope(|s| {
+        for v in draughts_variants() {
+            s.spawn(move || check(v.name(), deep));
+        }
+    });
 }
 
 #[test]
-fn perft_brazilian_records() {
-    check("brazilian", false);
-}
-
-#[test]
-fn perft_english_records() {
-    check("english", false);
-}
-
-#[test]
-fn perft_spanish_records() {
-    check("spanish", false);
-}
-
-#[test]
-#[ignore = "deep perft: minutes to hours; run by hand"]
-fn perft_international_deep() {
-    check("international", true);
-}
-
-#[test]
-#[ignore = "deep perft: minutes to hours; run by hand"]
-fn perft_brazilian_deep() {
-    check("brazilian", true);
+fn perft_records_of_every_variant() {
+    check_all(false);
 }
 
 #[test]
 #[ignore = "deep perft: minutes to hours; run by hand"]
-fn perft_english_deep() {
-    check("english", true);
+fn perft_deep_records_of_every_variant() {
+    check_all(true);
 }
 
+/// A variant is not done without counts from an independent source: every
+/// variant of the registry has a perft file with the start position to
+/// depth 6 or more.
 #[test]
-#[ignore = "deep perft: minutes to hours; run by hand"]
-fn perft_spanish_deep() {
-    check("spanish", true);
-}
-
-#[test]
-fn perft_turkish_records() {
-    check("turkish", false);
-}
-
-#[test]
-fn perft_hex_records() {
-    check("hex", false);
-}
-
-#[test]
-#[ignore = "deep perft: seconds to minutes; run by hand"]
-fn perft_turkish_deep() {
-    check("turkish", true);
-}
-
-#[test]
-#[ignore = "deep perft: seconds to minutes; run by hand"]
-fn perft_hex_deep() {
-    check("hex", true);
+fn every_variant_has_perft_records_from_the_start_to_depth_6() {
+    for v in draughts_variants() {
+        let deepest = records(v.name())
+            .iter()
+            .filter(|r| r.fen == "start" || r.name == "start")
+            .map(|r| r.depth)
+            .max();
+        assert!(
+            deepest.is_some_and(|d| d >= 6),
+            "perft/{}.txt: the start position only to depth {deepest:?}",
+            v.name()
+        );
+    }
 }
 
 /// Runs `salto perft` with `args` and returns (status, stdout, stderr).

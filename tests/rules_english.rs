@@ -85,6 +85,7 @@ struct CrownAndGoOn;
 impl Rules for CrownAndGoOn {
     type Geo = Diagonal8;
     const NAME: &'static str = "english-crown-and-go-on";
+    const DESCRIPTOR: &'static salto::game::Descriptor = &salto::game::descriptor::OTHER;
     const MAN_CAPTURE_DIRS: [&'static [usize]; 2] = English::MAN_CAPTURE_DIRS;
     const FLYING_KINGS: bool = false;
     const MAXIMUM_CAPTURE: bool = false;

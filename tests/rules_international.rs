@@ -136,6 +136,7 @@ struct ImmediateRemoval;
 impl Rules for ImmediateRemoval {
     type Geo = Diagonal10;
     const NAME: &'static str = "international-immediate";
+    const DESCRIPTOR: &'static salto::game::Descriptor = &salto::game::descriptor::OTHER;
     const MAN_CAPTURE_DIRS: [&'static [usize]; 2] = International::MAN_CAPTURE_DIRS;
     const FLYING_KINGS: bool = true;
     const MAXIMUM_CAPTURE: bool = true;

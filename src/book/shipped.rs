@@ -1,24 +1,12 @@
 //! The books shipped in the binary (books/*.bin, built with the commands
-//! of docs/book.md), decoded once on first use.
+//! of docs/book.md; each game's descriptor names its own), decoded once on
+//! first use.
 
 use super::Book;
 use crate::game::Game;
 use once_cell::sync::Lazy;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-
-/// The shipped books by variant name.
-pub static FILES: &[(&str, &[u8])] = &[
-    (
-        "international",
-        include_bytes!("../../books/international.bin"),
-    ),
-    ("english", include_bytes!("../../books/english.bin")),
-    ("brazilian", include_bytes!("../../books/brazilian.bin")),
-    ("spanish", include_bytes!("../../books/spanish.bin")),
-    ("turkish", include_bytes!("../../books/turkish.bin")),
-    ("hex", include_bytes!("../../books/hex.bin")),
-];
 
 /// Each shipped book once decoded (`None`: it did not decode or match).
 type Decoded = HashMap<&'static str, Option<Arc<Book>>>;
@@ -29,10 +17,10 @@ static DECODED: Lazy<Mutex<Decoded>> = Lazy::new(|| Mutex::new(HashMap::new()));
 /// (a book that does not decode or does not match is logged and skipped).
 pub fn book<G: Game>(game: &G) -> Option<Arc<Book>> {
     let name = game.name();
-    let &(key, bytes) = FILES.iter().find(|(n, _)| *n == name)?;
+    let bytes = game.descriptor().book?;
     let mut cache = DECODED.lock().unwrap_or_else(|e| e.into_inner());
     cache
-        .entry(key)
+        .entry(name)
         .or_insert_with(
             || match Book::decode(bytes).and_then(|b| b.check_for(game).map(|()| b)) {
                 Ok(b) => Some(Arc::new(b)),

@@ -26,8 +26,9 @@ pub use position::{Chinese, Move, MoveKind, Position};
 use board::{BOARD, bit, opposite};
 use position::{NO_PLAYER, peg_key, turn_key};
 
+use crate::game::descriptor::PDN_RESULTS;
 use crate::game::text::named_enum;
-use crate::game::{Game, MoveList, Outcome, ParseResult, Score};
+use crate::game::{Descriptor, Game, MoveList, Outcome, ParseResult, Score};
 
 named_enum!(
     /// May a peg end its move in a foreign corner?
@@ -74,12 +75,40 @@ impl Default for ChineseOptions {
     }
 }
 
+/// Chinese checkers in the registry (`variant.rs`).
+pub const DESCRIPTOR: &Descriptor = &Descriptor {
+    name: "chinese",
+    hub_name: "chinese",
+    aliases: &[],
+    draw_moves: 0,
+    // rules.md: no draw rule; `max-moves` ends endless games.
+    repetition_draw: false,
+    pdn_game_type: None,
+    pdn_results: PDN_RESULTS,
+    bench_fens: &[],
+    bench_depth: 5,
+    options: &[
+        "players",
+        "sets",
+        "foreign-corners",
+        "unused-corners",
+        "spoiling",
+        "max-moves",
+    ],
+    board: "star",
+    book: None,
+};
+
 impl Game for Chinese {
     type Position = Position;
     type Move = Move;
 
     fn name(&self) -> &'static str {
-        "chinese"
+        DESCRIPTOR.name
+    }
+
+    fn descriptor(&self) -> &'static Descriptor {
+        DESCRIPTOR
     }
 
     /// The start position: each set in its corner, neutral pegs in the

@@ -358,20 +358,17 @@ fn list(args: &ListArgs) -> ExitCode {
         Err(e) => return fail(e),
     };
     outln!("egdb in {}", dir.display());
-    let mut sets: Vec<(Options, &str)> = [
-        Variant::International,
-        Variant::Brazilian,
-        Variant::English,
-        Variant::Spanish,
-        Variant::Turkish,
-    ]
-    .into_iter()
-    .map(|v| (Options::new(v), ""))
-    .collect();
-    let mut immediate = Options::new(Variant::Turkish);
-    immediate.turkish_promotion = TurkishPromotion::Immediate;
-    sets.push((immediate, " --option turkish-promotion=immediate"));
-    sets.push((Options::new(Variant::Hex), ""));
+    // Every draughts rule set of the registry, with each value of an
+    // option that changes the rules (turkish-promotion).
+    let mut sets: Vec<(Options, &str)> = Vec::new();
+    for v in Variant::ALL {
+        sets.push((Options::new(v), ""));
+        if v.descriptor().options.contains(&"turkish-promotion") {
+            let mut immediate = Options::new(v);
+            immediate.turkish_promotion = TurkishPromotion::Immediate;
+            sets.push((immediate, " --option turkish-promotion=immediate"));
+        }
+    }
     let mut bad = 0;
     for (opts, flag) in sets {
         let Ok(scan) = dispatch_rules(&opts, ScanVisitor(&dir)) else {

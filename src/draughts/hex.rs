@@ -12,6 +12,7 @@
 
 use super::geometry::{Direction, Geometry};
 use super::rules::{HubLayout, Numbering, Rules};
+use crate::game::Descriptor;
 
 /// The number of cells.
 pub const CELLS: usize = 91;
@@ -150,6 +151,18 @@ pub struct Hex;
 impl Rules for Hex {
     type Geo = Hex91;
     const NAME: &'static str = "hex";
+    const DESCRIPTOR: &'static Descriptor = &Descriptor {
+        aliases: &["hexagonal"],
+        board: "hex",
+        ..Descriptor::draughts(
+            Self::NAME,
+            Self::DEFAULT_DRAW_MOVES,
+            None,
+            11,
+            Some(include_bytes!("../../books/hex.bin")),
+        )
+    };
+    const WEIGHTS: Option<&'static [u8]> = Some(include_bytes!("../../weights/hex.bin"));
     /// rules.md: "A man captures by jumping an adjacent enemy piece in any
     /// of the six directions (forward, backward or along its row)".
     const MAN_CAPTURE_DIRS: [&'static [usize]; 2] = [ALL, ALL];

@@ -166,6 +166,10 @@ impl<R: Rules> Game for Draughts<R> {
         R::NAME
     }
 
+    fn descriptor(&self) -> &'static crate::game::Descriptor {
+        R::DESCRIPTOR
+    }
+
     fn start(&self) -> Self::Position {
         let [w, b] = Self::start_men();
         Position::new(w, b, Bb::<R>::ZERO, R::FIRST_PLAYER)

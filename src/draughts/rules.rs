@@ -8,6 +8,7 @@
 //! (turkish and hex in their own files).
 
 use super::geometry::{Diagonal8, Diagonal10, Geometry};
+use crate::game::Descriptor;
 use std::fmt::Debug;
 
 /// How the squares of a variant are numbered (notation.md).
@@ -40,6 +41,22 @@ pub trait Rules: Copy + Send + Sync + Debug + Default + 'static {
 
     /// The variant's name in the protocol.
     const NAME: &'static str;
+
+    /// Everything about the variant that is not its rules (names, PDN,
+    /// bench positions, the shipped book): the registry in `variant.rs`
+    /// lists it.
+    const DESCRIPTOR: &'static Descriptor;
+
+    /// The rule set's own key, where its data is kept apart from every
+    /// other rule set's (the endgame databases' folder): `NAME`, unless an
+    /// option changes the rules (`turkish-immediate`).
+    const KEY: &'static str = Self::NAME;
+
+    /// The trained pattern weights shipped in the binary (weights/*.bin,
+    /// docs/evaluation.md), for the rule sets whose trained weights measured
+    /// better than the hand evaluation. `None`: the hand evaluation plays,
+    /// and `init` says so.
+    const WEIGHTS: Option<&'static [u8]> = None;
 
     /// The directions in which each player's men capture. rules.md, table
     /// "men capture": forward and backward (international, brazilian; hex:
@@ -129,7 +146,7 @@ pub trait Rules: Copy + Send + Sync + Debug + Default + 'static {
 }
 
 /// The diagonal directions, for the constants below.
-mod dirs {
+pub(super) mod dirs {
     use super::super::geometry::{DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT};
     pub const ALL: &[usize] = &[UP_LEFT, DOWN_RIGHT, UP_RIGHT, DOWN_LEFT];
     pub const WHITE_FORWARD: &[usize] = &[UP_LEFT, UP_RIGHT];
@@ -145,6 +162,30 @@ impl Rules for International {
     /// squares (notation.md, "International (10x10)").
     type Geo = Diagonal10;
     const NAME: &'static str = "international";
+    const DESCRIPTOR: &'static Descriptor = &Descriptor {
+        hub_name: "normal",
+        aliases: &["10x10"],
+        pdn_results: ["2-0", "0-2", "1-1"],
+        bench_fens: &[
+            // Opening and middlegames.
+            "W:W27,28,32,33,34,35,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,16,17,18,19,20,23",
+            "B:W25,27,28,30,32,33,34,35,37,38,39,40,43,44,45,48:B3,7,8,9,12,13,14,15,16,17,18,19,20,21,22,23",
+            "W:W24,27,28,29,31,32,33,35,36,38,39,42,43,47:B4,6,8,9,11,12,13,14,16,17,18,19,22,23",
+            "W:W26,31,32,33,37,38,43:B8,12,13,17,18,19,22",
+            // Endgames, with and without kings.
+            "W:W32,36,41:B10,15,19",
+            "W:WK46,33,38:B9,K5",
+            "B:WK28,35:BK3,17,4",
+        ],
+        ..Descriptor::draughts(
+            Self::NAME,
+            Self::DEFAULT_DRAW_MOVES,
+            Some(20),
+            12,
+            Some(include_bytes!("../../books/international.bin")),
+        )
+    };
+    const WEIGHTS: Option<&'static [u8]> = Some(include_bytes!("../../weights/international.bin"));
     /// Table row "men capture": forward and backward.
     const MAN_CAPTURE_DIRS: [&'static [usize]; 2] = [dirs::ALL, dirs::ALL];
     /// Table row "kings": fly, any distance on a free diagonal; "king
@@ -171,6 +212,14 @@ impl Rules for Brazilian {
     /// rules.md, "The diagonal family", table row "board": 8x8, 32 squares.
     type Geo = Diagonal8;
     const NAME: &'static str = "brazilian";
+    const DESCRIPTOR: &'static Descriptor = &Descriptor::draughts(
+        Self::NAME,
+        Self::DEFAULT_DRAW_MOVES,
+        Some(26),
+        14,
+        Some(include_bytes!("../../books/brazilian.bin")),
+    );
+    const WEIGHTS: Option<&'static [u8]> = Some(include_bytes!("../../weights/brazilian.bin"));
     /// Table row "men capture": forward and backward.
     const MAN_CAPTURE_DIRS: [&'static [usize]; 2] = [dirs::ALL, dirs::ALL];
     /// Table row "kings": fly; "king capture": at distance.
@@ -198,6 +247,22 @@ impl Rules for English {
     /// rules.md, "The diagonal family", table row "board": 8x8, 32 squares.
     type Geo = Diagonal8;
     const NAME: &'static str = "english";
+    const DESCRIPTOR: &'static Descriptor = &Descriptor {
+        aliases: &["american", "checkers"],
+        bench_fens: &[
+            "B:W18,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,15",
+            "W:W17,21,22,24,25,27,28,30:B2,3,5,6,9,11,12,14",
+            "W:WK10,22,27:B3,K25,12",
+        ],
+        ..Descriptor::draughts(
+            Self::NAME,
+            Self::DEFAULT_DRAW_MOVES,
+            Some(21),
+            14,
+            Some(include_bytes!("../../books/english.bin")),
+        )
+    };
+    const WEIGHTS: Option<&'static [u8]> = Some(include_bytes!("../../weights/english.bin"));
     /// Table row "men capture": forward only.
     const MAN_CAPTURE_DIRS: [&'static [usize]; 2] = [dirs::WHITE_FORWARD, dirs::BLACK_FORWARD];
     /// Table row "kings": one step, any diagonal; "king capture": short.
@@ -226,6 +291,14 @@ impl Rules for Spanish {
     /// rules.md, "The diagonal family", table row "board": 8x8, 32 squares.
     type Geo = Diagonal8;
     const NAME: &'static str = "spanish";
+    const DESCRIPTOR: &'static Descriptor = &Descriptor::draughts(
+        Self::NAME,
+        Self::DEFAULT_DRAW_MOVES,
+        Some(24),
+        14,
+        Some(include_bytes!("../../books/spanish.bin")),
+    );
+    const WEIGHTS: Option<&'static [u8]> = Some(include_bytes!("../../weights/spanish.bin"));
     /// Table row "men capture": forward only.
     const MAN_CAPTURE_DIRS: [&'static [usize]; 2] = [dirs::WHITE_FORWARD, dirs::BLACK_FORWARD];
     /// Table row "kings": fly; "king capture": at distance.

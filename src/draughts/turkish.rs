@@ -10,6 +10,7 @@
 
 use super::geometry::{Direction, Geometry};
 use super::rules::{HubLayout, Numbering, Rules};
+use crate::game::Descriptor;
 
 /// Direction indices (`d ^ 1` is the opposite of `d`).
 pub const UP: usize = 0;
@@ -78,10 +79,28 @@ pub struct Turkish;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TurkishImmediate;
 
+/// Both rule sets are one game (`turkish-promotion` chooses between them).
+const DESCRIPTOR: &Descriptor = &Descriptor {
+    options: &["turkish-promotion", "draw-moves"],
+    board: "orthogonal",
+    ..Descriptor::draughts(
+        "turkish",
+        <Turkish as Rules>::DEFAULT_DRAW_MOVES,
+        Some(30),
+        10,
+        Some(include_bytes!("../../books/turkish.bin")),
+    )
+};
+
 macro_rules! turkish_rules {
-    ($name:ident, $mid_capture:expr) => {
+    ($name:ident, $mid_capture:expr, $key:expr) => {
         impl Rules for $name {
             type Geo = Orthogonal8;
+            const DESCRIPTOR: &'static Descriptor = DESCRIPTOR;
+            /// The endgame databases of the two promotion rules differ.
+            const KEY: &'static str = $key;
+            const WEIGHTS: Option<&'static [u8]> =
+                Some(include_bytes!("../../weights/turkish.bin"));
             const NAME: &'static str = "turkish";
             /// rules.md: "Men capture by jumping an adjacent enemy piece
             /// forward or sideways".
@@ -123,8 +142,8 @@ macro_rules! turkish_rules {
     };
 }
 
-turkish_rules!(Turkish, false);
-turkish_rules!(TurkishImmediate, true);
+turkish_rules!(Turkish, false, "turkish");
+turkish_rules!(TurkishImmediate, true, "turkish-immediate");
 
 #[cfg(test)]
 mod tests {

@@ -248,33 +248,27 @@ pub fn intern(w: Weights) -> &'static Weights {
     k
 }
 
-/// The trained weights shipped in the binary for rule set `R`, if any
-/// were measured better than the hand evaluation (docs/evaluation.md).
+/// The trained weights shipped in the binary for rule set `R`
+/// (`Rules::WEIGHTS`), if any were measured better than the hand
+/// evaluation (docs/evaluation.md), decoded once.
 pub fn embedded<R: Rules>() -> Option<&'static Weights> {
-    use std::sync::OnceLock;
-    // Only variants whose trained weights measured better than the hand
-    // evaluation (docs/strength.md) are here.
-    static FILES: &[(&str, &[u8])] = &[
-        (
-            "international",
-            include_bytes!("../../weights/international.bin"),
-        ),
-        ("english", include_bytes!("../../weights/english.bin")),
-        ("brazilian", include_bytes!("../../weights/brazilian.bin")),
-        ("spanish", include_bytes!("../../weights/spanish.bin")),
-        ("turkish", include_bytes!("../../weights/turkish.bin")),
-        ("hex", include_bytes!("../../weights/hex.bin")),
-    ];
-    static PARSED: OnceLock<Vec<(&'static str, Weights)>> = OnceLock::new();
-    let all = PARSED.get_or_init(|| {
-        FILES
-            .iter()
-            .filter_map(|&(name, bytes)| Weights::from_bytes(bytes).ok().map(|w| (name, w)))
-            .collect()
-    });
-    all.iter()
-        .find(|(name, w)| *name == R::NAME && w.check::<R>().is_ok())
-        .map(|(_, w)| w)
+    use once_cell::sync::Lazy;
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    type Decoded = HashMap<&'static str, Option<&'static Weights>>;
+    static DECODED: Lazy<Mutex<Decoded>> = Lazy::new(|| Mutex::new(HashMap::new()));
+    let bytes = R::WEIGHTS?;
+    let mut cache = DECODED.lock().unwrap_or_else(|e| e.into_inner());
+    *cache.entry(R::KEY).or_insert_with(|| {
+        match Weights::from_bytes(bytes).and_then(|w| w.check::<R>().map(|()| w)) {
+            // Kept for the life of the program, once per rule set.
+            Ok(w) => Some(intern(w)),
+            Err(e) => {
+                log::error!("the shipped {} weights are not usable: {e}", R::NAME);
+                None
+            }
+        }
+    })
 }
 
 #[cfg(test)]

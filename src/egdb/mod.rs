@@ -181,15 +181,11 @@ impl FromStr for Material {
     }
 }
 
-/// The name of a rule set's database directory: the variant's name, with
-/// `-immediate` for turkish with promotion mid-capture (different rules,
-/// different values).
+/// The name of a rule set's database directory: its `Rules::KEY` (the
+/// variant's name; `turkish-immediate` for turkish with promotion
+/// mid-capture: different rules, different values).
 pub fn rules_key<R: Rules>() -> &'static str {
-    match (R::NAME, R::PROMOTE_MID_CAPTURE) {
-        (name, false) => name,
-        ("turkish", true) => "turkish-immediate",
-        (_, true) => "immediate-promotion",
-    }
+    R::KEY
 }
 
 /// The file of a slice under the database root `root`.

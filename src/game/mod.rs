@@ -7,10 +7,12 @@
 //! picks the game once by name ([`crate::variant`]) and from there on all code
 //! is monomorphised: no dynamic dispatch and no variant checks in hot loops.
 
+pub mod descriptor;
 pub mod movelist;
 pub mod text;
 pub mod zobrist;
 
+pub use descriptor::Descriptor;
 pub use movelist::MoveList;
 
 use std::fmt;
@@ -238,6 +240,11 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
 
     /// The variant's name as the protocol spells it (`international`, ...).
     fn name(&self) -> &'static str;
+
+    /// Everything about the game that is not its rules (names, PDN, the
+    /// shipped book, ...). Games outside the registry (the tests' toy
+    /// games) return [`descriptor::OTHER`].
+    fn descriptor(&self) -> &'static Descriptor;
 
     /// The start position.
     fn start(&self) -> Self::Position;

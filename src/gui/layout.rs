@@ -5,9 +5,9 @@
 
 use crate::chinese::board::{BOARD, CORNER_LETTERS, HOLES};
 use crate::draughts::notation::{algebraic_name, number_of_square};
-use crate::draughts::{Brazilian, English, Geometry, Hex, International, Rules, Spanish, Turkish};
+use crate::draughts::{Draughts, Geometry, Rules};
 use crate::game::{ParseError, ParseResult};
-use crate::variant::{Options, Variant};
+use crate::variant::{Options, RulesVisitor, Variant, dispatch_rules};
 use serde::Serialize;
 
 /// One square (cell, hole) of the diagram: its number and its centre in
@@ -144,14 +144,17 @@ pub fn layout(opts: &Options) -> ParseResult<Layout> {
             },
         ]
     };
-    let (kind, (cells, files, ranks)) = match opts.variant {
-        Variant::International => ("diagonal", draughts_cells::<International>(false)),
-        Variant::Brazilian => ("diagonal", draughts_cells::<Brazilian>(false)),
-        Variant::English => ("diagonal", draughts_cells::<English>(false)),
-        Variant::Spanish => ("diagonal", draughts_cells::<Spanish>(false)),
-        Variant::Turkish => ("orthogonal", draughts_cells::<Turkish>(false)),
-        Variant::Hex => ("hex", draughts_cells::<Hex>(true)),
-        Variant::Chinese => {
+    /// The cells of the draughts board the options select.
+    struct Cells(bool);
+    impl RulesVisitor for Cells {
+        type Output = (Vec<Cell>, u8, u8);
+        fn visit<R: Rules>(self, _game: Draughts<R>) -> Self::Output {
+            draughts_cells::<R>(self.0)
+        }
+    }
+    let kind = opts.variant.descriptor().board;
+    let (cells, files, ranks) = match kind {
+        "star" => {
             let (players, _) = chinese_players(opts)?;
             let mut set_colors: Vec<(char, String)> = (0..6)
                 .map(|c| (CORNER_LETTERS[c], SET_COLORS[c].to_string()))
@@ -166,6 +169,7 @@ pub fn layout(opts: &Options) -> ParseResult<Layout> {
                 set_colors,
             });
         }
+        _ => dispatch_rules(opts, Cells(kind == "hex"))?,
     };
     Ok(Layout {
         kind,

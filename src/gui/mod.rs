@@ -22,8 +22,7 @@ use crate::tournament::engine::{EngineHooks, EngineSpec, HubEngine};
 use crate::tournament::pdn::{PdnHeader, today, write_game};
 use crate::tournament::play::{EndKind, GameRecord};
 use crate::variant::{
-    DESCRIPTORS, ForeignCorners, Notation, Options, Spoiling, TurkishPromotion, UnusedCorners,
-    Variant,
+    ForeignCorners, Notation, Options, Spoiling, TurkishPromotion, UnusedCorners, Variant,
 };
 use adapter::{SearchInfo, Session};
 use serde::{Deserialize, Serialize};
@@ -925,10 +924,11 @@ fn option_values(name: &str) -> Option<&'static [&'static str]> {
 /// variant descriptors: a choice for named values, a number field with the
 /// default for numbers (`draw-moves`, `max-moves`).
 fn games() -> Value {
-    let variants: Vec<Value> = DESCRIPTORS
-        .iter()
-        .map(|d| {
-            let defaults = Options::new(d.variant);
+    let variants: Vec<Value> = Variant::ALL
+        .into_iter()
+        .map(|v| {
+            let d = v.descriptor();
+            let defaults = Options::new(v);
             let has = |name: &str| d.options.contains(&name);
             let options: Vec<Value> = d
                 .options

@@ -3,7 +3,7 @@
 //! The moves stay text; the game session checks them.
 
 use crate::game::{ParseError, ParseResult};
-use crate::variant::{DESCRIPTORS, Options, Variant};
+use crate::variant::{Options, Variant};
 use serde::Serialize;
 
 /// One game of a PDN file.
@@ -33,10 +33,9 @@ impl PdnGame {
             .trim()
             .parse()
             .ok()?;
-        DESCRIPTORS
-            .iter()
-            .find(|d| d.pdn_game_type == Some(number))
-            .map(|d| d.variant)
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.descriptor().pdn_game_type == Some(number))
     }
 
     /// The game's options: the variant its tags name (with the number of

@@ -454,6 +454,9 @@ impl<F: EngineFactory> Controller<F> {
     /// `ready` comes when it is there (`ping` is answered meanwhile).
     fn init(&mut self) {
         self.egdb_setup();
+        if let Some(note) = self.opts.evaluation_note() {
+            self.send(format!("info message={}", crate::hubwire::quote(&note)));
+        }
         let (out, finished) = (self.out.clone(), self.on_finish());
         match self.engine.as_mut() {
             Some(e) => {

@@ -26,6 +26,10 @@ impl Game for Countdown {
     fn name(&self) -> &'static str {
         "countdown"
     }
+
+    fn descriptor(&self) -> &'static crate::game::Descriptor {
+        &crate::game::descriptor::OTHER
+    }
     fn start(&self) -> Pos {
         Pos { n: 30, side: 0 }
     }

@@ -48,6 +48,10 @@ impl Game for Walk {
     fn name(&self) -> &'static str {
         "walk"
     }
+
+    fn descriptor(&self) -> &'static salto::game::Descriptor {
+        &salto::game::descriptor::OTHER
+    }
     fn start(&self) -> WalkPos {
         WalkPos {
             c: 0,

@@ -34,6 +34,10 @@ impl Game for Race {
     fn name(&self) -> &'static str {
         "race"
     }
+
+    fn descriptor(&self) -> &'static salto::game::Descriptor {
+        &salto::game::descriptor::OTHER
+    }
     fn start(&self) -> RacePos {
         RacePos {
             c: vec![0; self.players],

@@ -110,6 +110,10 @@ impl Game for Line {
     fn name(&self) -> &'static str {
         "line"
     }
+
+    fn descriptor(&self) -> &'static salto::game::Descriptor {
+        &salto::game::descriptor::OTHER
+    }
     fn start(&self) -> LinePos {
         self.pos("ww....bb", 0)
     }
@@ -286,6 +290,10 @@ impl Game for Graph {
     type Move = u8;
     fn name(&self) -> &'static str {
         "graph"
+    }
+
+    fn descriptor(&self) -> &'static salto::game::Descriptor {
+        &salto::game::descriptor::OTHER
     }
     fn start(&self) -> GraphPos {
         self.at(0, 0)
