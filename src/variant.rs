@@ -56,6 +56,7 @@ registry! {
     Spanish => rules(crate::draughts::Spanish),
     Turkish => custom(turkish, <Turkish as Rules>::DESCRIPTOR),
     Hex => rules(crate::draughts::Hex),
+    Russian => rules(crate::draughts::Russian),
     Chinese => custom(not_draughts, crate::chinese::DESCRIPTOR),
 }
 
@@ -478,7 +479,7 @@ mod tests {
         }
         assert_eq!(
             Variant::hub_names(),
-            "normal international brazilian english spanish turkish hex chinese"
+            "normal international brazilian english spanish turkish hex russian chinese"
         );
     }
 }

@@ -24,6 +24,7 @@ fn pydraughts_plays_complete_games_against_salto_in_every_variant_it_knows() {
         (Variant::English, "english"),
         (Variant::Brazilian, "brazilian"),
         (Variant::Turkish, "turkish"),
+        (Variant::Russian, "russian"),
     ];
     assert!(
         implemented(Variant::International),

@@ -19,6 +19,7 @@ pub mod notation;
 pub mod pattern;
 pub mod position;
 pub mod rules;
+pub mod russian;
 pub mod turkish;
 pub mod weights;
 
@@ -27,6 +28,7 @@ pub use geometry::{Diagonal8, Diagonal10, Geometry};
 pub use hex::{Hex, Hex91};
 pub use position::{Bb, Move, Position};
 pub use rules::{Brazilian, English, International, Rules, Spanish};
+pub use russian::Russian;
 pub use turkish::{Orthogonal8, Turkish, TurkishImmediate};
 
 use crate::game::text::named_enum;

@@ -442,6 +442,13 @@ impl<R: Rules> Captures<'_, R> {
         let sc = score + self.value(sq);
         let straight = self.king_dir(first, cap, sc, d, promote);
         let free_after = self.free(cap);
+        // Free choice with flying kings (russian): the capture goes on
+        // whenever it can, so a landing square where it ends is a move only
+        // when no landing square of this jump goes on. (Under the maximum
+        // capture rule such ends are dropped by their score anyway.)
+        let defer = !R::MAXIMUM_CAPTURE && R::FLYING_KINGS;
+        let mut ends = Bb::<R>::ZERO;
+        let mut any_extended = straight;
         let mut land = first;
         loop {
             let mut extended = straight;
@@ -452,14 +459,24 @@ impl<R: Rules> Captures<'_, R> {
                 extended |= self.king_dir(land, cap, sc, e, promote);
             }
             if !extended {
-                self.add(land, cap, sc, promote);
+                if defer {
+                    ends |= land;
+                } else {
+                    self.add(land, cap, sc, promote);
+                }
             }
+            any_extended |= extended;
             if !R::FLYING_KINGS {
                 break;
             }
             land = G::<R>::step(land, d);
             if (land & free_after).is_empty() {
                 break;
+            }
+        }
+        if defer && !any_extended {
+            for sq in ends.iter() {
+                self.add(Bb::<R>::bit(sq), cap, sc, promote);
             }
         }
         true

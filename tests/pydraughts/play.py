@@ -28,6 +28,7 @@ PYDRAUGHTS_NAME = {
     "english": "english",
     "brazilian": "brazilian",
     "turkish": "turkish",
+    "russian": "russian",
 }
 
 MAX_PLIES = 600
@@ -163,7 +164,7 @@ def ponder_move(engine, board, limit, ply, pondered):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--engine", required=True)
-    ap.add_argument("--variants", default="normal,english,brazilian,turkish")
+    ap.add_argument("--variants", default="normal,english,brazilian,turkish,russian")
     ap.add_argument("--movetime", type=float, default=0.01)
     ap.add_argument("--games", type=int, default=1)
     args = ap.parse_args()
