@@ -482,4 +482,17 @@ mod tests {
             "normal international brazilian english spanish turkish hex russian chinese"
         );
     }
+
+    #[test]
+    fn every_draughts_game_ships_usable_trained_weights_and_init_says_nothing() {
+        for v in Variant::ALL {
+            let mut o = Options::new(v);
+            assert_eq!(o.evaluation_note(), None, "{v}");
+            if v != Variant::Chinese {
+                // The hand evaluation is asked for, not a fallback: no note.
+                o.eval = EvalSetting::Hand;
+                assert_eq!(o.evaluation_note(), None, "{v}");
+            }
+        }
+    }
 }

@@ -15,12 +15,14 @@ impl Rules for Russian {
     /// The 8x8 board, 32 dark squares, a1 dark and in White's lower left.
     type Geo = Diagonal8;
     const NAME: &'static str = "russian";
-    /// PDN 3.0: GameType 25 is russian draughts. No book and no trained
-    /// weights yet: the hand evaluation plays (`init` says so).
+    /// PDN 3.0: GameType 25 is russian draughts. No book yet.
     const DESCRIPTOR: &'static Descriptor = &Descriptor {
         aliases: &["shashki"],
         ..Descriptor::draughts(Self::NAME, Self::DEFAULT_DRAW_MOVES, Some(25), 14, None)
     };
+    /// Round 1 (lab/2026-12-04-russian.md): +239 and +218 Elo over the
+    /// hand evaluation at 5000 nodes.
+    const WEIGHTS: Option<&'static [u8]> = Some(include_bytes!("../../weights/russian.bin"));
     /// Men capture forward and backward.
     const MAN_CAPTURE_DIRS: [&'static [usize]; 2] = [dirs::ALL, dirs::ALL];
     /// Kings fly: they move and capture at any distance on a free diagonal.
