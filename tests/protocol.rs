@@ -77,7 +77,7 @@ fn the_handshake_declares_id_and_params_then_wait_and_init_is_ready() {
         }
     }
     assert!(
-        lines.iter().any(|l| l.starts_with("param name=variant value=normal type=enum values=\"normal international brazilian english spanish turkish hex russian chinese\"")),
+        lines.iter().any(|l| l.starts_with("param name=variant value=normal type=enum values=\"normal international brazilian english spanish turkish hex russian antidraughts breakthrough chinese\"")),
         "{lines:?}"
     );
     for p in [

@@ -25,6 +25,8 @@ fn pydraughts_plays_complete_games_against_salto_in_every_variant_it_knows() {
         (Variant::Brazilian, "brazilian"),
         (Variant::Turkish, "turkish"),
         (Variant::Russian, "russian"),
+        (Variant::Antidraughts, "antidraughts"),
+        (Variant::Breakthrough, "breakthrough"),
     ];
     assert!(
         implemented(Variant::International),

@@ -97,6 +97,7 @@ pub const DESCRIPTOR: &Descriptor = &Descriptor {
     ],
     board: "star",
     book: None,
+    endgame_databases: false,
 };
 
 impl Game for Chinese {

@@ -361,7 +361,10 @@ fn list(args: &ListArgs) -> ExitCode {
     // Every draughts rule set of the registry, with each value of an
     // option that changes the rules (turkish-promotion).
     let mut sets: Vec<(Options, &str)> = Vec::new();
-    for v in Variant::ALL {
+    for v in Variant::ALL
+        .into_iter()
+        .filter(|v| v.descriptor().endgame_databases)
+    {
         sets.push((Options::new(v), ""));
         if v.descriptor().options.contains(&"turkish-promotion") {
             let mut immediate = Options::new(v);

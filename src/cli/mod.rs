@@ -84,7 +84,8 @@ pub enum Command {
 /// The flags that choose a game, shared by every subcommand that takes one.
 #[derive(Args, Debug, Clone)]
 pub struct GameArgs {
-    /// The variant: international (or normal), brazilian, english, spanish, turkish, hex, russian, chinese.
+    /// The variant: international (or normal), brazilian, english, spanish, turkish, hex, russian,
+    /// antidraughts, breakthrough, chinese.
     #[arg(long, default_value = "international")]
     pub variant: String,
     /// Chinese checkers: number of players (2, 3, 4 or 6).

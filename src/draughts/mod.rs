@@ -10,7 +10,9 @@
 //! - [`notation`]: squares, moves, FEN and Hub position strings.
 //! - [`eval`]: the static evaluation.
 
+pub mod antidraughts;
 pub mod bitboard;
+pub mod breakthrough;
 pub mod eval;
 pub mod geometry;
 pub mod hex;
@@ -23,7 +25,9 @@ pub mod russian;
 pub mod turkish;
 pub mod weights;
 
+pub use antidraughts::Antidraughts;
 pub use bitboard::Bitboard;
+pub use breakthrough::Breakthrough;
 pub use geometry::{Diagonal8, Diagonal10, Geometry};
 pub use hex::{Hex, Hex91};
 pub use position::{Bb, Move, Position};
@@ -264,6 +268,22 @@ impl<R: Rules> Game for Draughts<R> {
     }
 
     fn outcome(&self, pos: &Self::Position) -> Option<Outcome> {
+        // The goals other than "no legal move loses" (constants: free
+        // for the games without them).
+        if R::CROWNING_WINS && pos.kings.any() {
+            // In play only the last move can have crowned: the side that
+            // made it, unless a set-up position gave the other side one.
+            let last = 1 - pos.side as usize;
+            let winner = if (pos.kings & pos.pieces[last]).any() {
+                last
+            } else {
+                1 - last
+            };
+            return Some(Outcome::Win(winner));
+        }
+        if R::NO_MOVE_WINS && movegen::count_moves::<R>(pos) == 0 {
+            return Some(Outcome::Win(pos.side as usize));
+        }
         if self.draw_plies > 0
             && pos.reversible >= self.draw_plies
             && !(R::DRAW_KINGS_ONLY && (pos.occupied() & !pos.kings).any())
@@ -282,6 +302,10 @@ impl<R: Rules> Game for Draughts<R> {
     fn evaluate(&self, pos: &Self::Position) -> Score {
         match self.weights {
             Some(c) => eval::evaluate_compiled::<R>(pos, c),
+            // Antidraughts' goal is the reverse: the hand evaluation's
+            // material and advancement count against the side that has
+            // them (trained weights learn the sign themselves).
+            None if R::NO_MOVE_WINS => -eval::evaluate::<R>(pos),
             None => eval::evaluate::<R>(pos),
         }
     }

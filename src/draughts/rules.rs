@@ -134,6 +134,16 @@ pub trait Rules: Copy + Send + Sync + Debug + Default + 'static {
     /// material ([`crate::draughts::eval::is_drawish`]). 0: no such rule.
     const KING_HOLDS_AGAINST: u32 = 0;
 
+    /// How the game is won, part 1: a player with no legal move (no piece
+    /// left, or all blocked) *wins* instead of losing. docs/variants.md,
+    /// "Antidraughts" (lidraughts' antidraughts).
+    const NO_MOVE_WINS: bool = false;
+
+    /// How the game is won, part 2: the first player to crown a king wins
+    /// at once. docs/variants.md, "Breakthrough" (lidraughts'
+    /// breakthrough).
+    const CROWNING_WINS: bool = false;
+
     /// The square numbers of notation.md.
     const NUMBERING: Numbering = Numbering::ReadingOrder;
 

@@ -352,6 +352,13 @@ pub struct BuildOptions<'a> {
 /// file that reads back correctly is reused; a bad one is reported and
 /// rebuilt. Returns one report a slice.
 pub fn build_all<R: Rules>(opts: &BuildOptions) -> Result<Vec<SliceReport>, String> {
+    if !R::DESCRIPTOR.endgame_databases {
+        return Err(format!(
+            "{} has no endgame databases: the builder's values assume that a player without a \
+             legal move loses, and this game ends otherwise (docs/variants.md)",
+            R::NAME
+        ));
+    }
     let key = rules_key::<R>();
     let board = Board::of::<R>();
     // What an interrupted write left (the finished files are kept).

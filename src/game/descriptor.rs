@@ -36,6 +36,11 @@ pub struct Descriptor {
     /// The opening book shipped in the binary (books/*.bin, docs/book.md),
     /// if one was built for the game.
     pub book: Option<&'static [u8]>,
+    /// The endgame databases (`salto egdb`, docs/egdb.md) exist for the
+    /// game: false where the game's end differs from "no legal move
+    /// loses" (antidraughts, breakthrough), so the retrograde builder's
+    /// values would be wrong.
+    pub endgame_databases: bool,
 }
 
 impl Descriptor {
@@ -63,6 +68,7 @@ impl Descriptor {
             options: DRAUGHTS_OPTIONS,
             board: "diagonal",
             book,
+            endgame_databases: true,
         }
     }
 }
@@ -86,4 +92,5 @@ pub const OTHER: Descriptor = Descriptor {
     options: &[],
     board: "diagonal",
     book: None,
+    endgame_databases: false,
 };

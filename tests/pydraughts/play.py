@@ -29,6 +29,8 @@ PYDRAUGHTS_NAME = {
     "brazilian": "brazilian",
     "turkish": "turkish",
     "russian": "russian",
+    "antidraughts": "antidraughts",
+    "breakthrough": "breakthrough",
 }
 
 MAX_PLIES = 600
@@ -164,7 +166,7 @@ def ponder_move(engine, board, limit, ply, pondered):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--engine", required=True)
-    ap.add_argument("--variants", default="normal,english,brazilian,turkish,russian")
+    ap.add_argument("--variants", default="normal,english,brazilian,turkish,russian,antidraughts,breakthrough")
     ap.add_argument("--movetime", type=float, default=0.01)
     ap.add_argument("--games", type=int, default=1)
     args = ap.parse_args()

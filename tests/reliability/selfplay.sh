@@ -9,7 +9,7 @@ set -u
 bin=$1; out=$2; n=$3; seed=${4:-1}
 proxy=$(dirname "$0")/hub_timing_proxy.py
 mkdir -p "$out"
-all="international brazilian english spanish turkish hex russian chinese:2 chinese:3 chinese:4 chinese:6"
+all="international brazilian english spanish turkish hex russian antidraughts breakthrough chinese:2 chinese:3 chinese:4 chinese:6"
 for cfg in ${CONFIGS:-$all}; do
   v=${cfg%%:*}; p=${cfg#*:}; [ "$p" = "$cfg" ] && p=2
   name=$v; [ "$v" = chinese ] && name=chinese$p
