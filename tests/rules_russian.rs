@@ -121,3 +121,100 @@ fn algebraic_squares_are_accepted() {
     let n = g.parse_move(&pos, "10-14").expect("numeric move");
     assert_eq!(a, n);
 }
+
+/// `fen` with `plies` plies since the last capture (and none since the
+/// last man move).
+fn ending(g: &Draughts<R>, fen: &str, plies: u32) -> salto::draughts::Position<u64> {
+    let mut pos = g.parse_fen(fen).expect("fen");
+    pos.since_capture = plies;
+    pos
+}
+
+/// `fen` is drawn after `plies` plies without a capture, not one before.
+fn drawn_after(g: &Draughts<R>, fen: &str, plies: u32) {
+    assert_eq!(g.outcome(&ending(g, fen, plies - 1)), None, "{fen}");
+    assert_eq!(
+        g.outcome(&ending(g, fen, plies)),
+        Some(Outcome::Draw),
+        "{fen}"
+    );
+}
+
+/// No material rule draws `fen`, however long since the last capture.
+fn never_drawn(g: &Draughts<R>, fen: &str) {
+    assert_eq!(g.outcome(&ending(g, fen, 500)), None, "{fen}");
+}
+
+#[test]
+fn draw_with_equal_kings_and_pieces_4_or_5_each_after_30_moves_without_capture() {
+    let g = Draughts::<R>::default();
+    // 4 pieces each, one king each; nothing can capture.
+    let fen = "W:WK4,1,2,3:BK29,30,31,32";
+    drawn_after(&g, fen, 60);
+    // A man move does not start the count again (only a capture does).
+    let pos = ending(&g, fen, 59);
+    let mv = g.parse_move(&pos, "2-6").expect("man move");
+    let next = g.play(&pos, mv);
+    assert_eq!(next.since_capture, 60);
+    assert_eq!(g.outcome(&next), Some(Outcome::Draw));
+    // Unequal kings: no such draw.
+    let fen = "W:WK4,K1,2,3:BK29,30,31,32";
+    never_drawn(&g, fen);
+    // No king: no such draw.
+    let fen = "W:W4,1,2,3:B29,30,31,32";
+    never_drawn(&g, fen);
+}
+
+#[test]
+fn draw_with_equal_kings_and_pieces_6_or_7_each_after_60_moves_without_capture() {
+    let g = Draughts::<R>::default();
+    let fen = "W:WK4,1,2,3,5,6:BK29,27,28,30,31,32";
+    assert_eq!(g.outcome(&ending(&g, fen, 60)), None);
+    drawn_after(&g, fen, 120);
+}
+
+#[test]
+fn draw_with_2_pieces_and_a_king_against_a_lone_king_after_5_moves() {
+    let g = Draughts::<R>::default();
+    let fen = "W:WK4,2:BK29";
+    drawn_after(&g, fen, 10);
+    // Either side may be the stronger one.
+    let fen = "B:WK4:BK29,31";
+    assert_eq!(g.outcome(&ending(&g, fen, 10)), Some(Outcome::Draw));
+    // Two men (no king) against a lone king: no such draw.
+    let fen = "W:W2,3:BK29";
+    never_drawn(&g, fen);
+}
+
+#[test]
+fn draw_with_3_pieces_and_a_king_against_a_lone_king_on_the_long_diagonal_after_5_moves() {
+    let g = Draughts::<R>::default();
+    // The lone king on d4 (14), on a1-h8; White off it.
+    let fen = "W:WK4,2,3:BK14";
+    drawn_after(&g, fen, 10);
+    // The lone king off the long diagonal (d6, 22): no such draw.
+    let fen = "W:WK4,2,3:BK22";
+    never_drawn(&g, fen);
+    // The stronger side holds the long diagonal too (b2, 5): no such draw.
+    let fen = "W:WK4,2,5:BK14";
+    never_drawn(&g, fen);
+}
+
+#[test]
+fn draw_moves_0_turns_the_material_draws_off_too() {
+    let g = Draughts::<R>::new(salto::draughts::DraughtsOptions {
+        draw_moves: Some(0),
+        ..Default::default()
+    });
+    assert_eq!(g.outcome(&ending(&g, "W:WK4,2:BK29", 500)), None);
+}
+
+#[test]
+fn a_capture_starts_the_material_count_again() {
+    let g = Draughts::<R>::default();
+    // White's king on g1 takes the man on e3: 2 pieces with a king each
+    // side is no rule's case, the count is 0 after the capture.
+    let pos = ending(&g, "W:WK4,2:BK29,11", 50);
+    let mv = g.parse_move(&pos, "4x18").expect("capture");
+    assert_eq!(g.play(&pos, mv).since_capture, 0);
+}

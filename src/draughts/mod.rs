@@ -164,6 +164,54 @@ impl<R: Rules> Draughts<R> {
     }
 }
 
+/// Whether a draw rule by material ([`Rules::MATERIAL_DRAWS`]) ends the
+/// game in `pos`.
+fn material_draw<R: Rules>(pos: &Position<Bb<R>>) -> bool {
+    let pieces = [pos.pieces[0].count(), pos.pieces[1].count()];
+    let kings = [
+        (pos.pieces[0] & pos.kings).count(),
+        (pos.pieces[1] & pos.kings).count(),
+    ];
+    R::MATERIAL_DRAWS.iter().any(|rule| match *rule {
+        rules::MaterialDraw::Equal { min, max, plies } => {
+            pos.since_capture >= plies
+                && pieces[0] == pieces[1]
+                && (min..=max).contains(&pieces[0])
+                && kings[0] == kings[1]
+                && kings[0] >= 1
+        }
+        rules::MaterialDraw::LoneKing {
+            pieces: n,
+            long_diagonal,
+            plies,
+        } => {
+            pos.since_capture >= plies
+                && (0..2).any(|strong| {
+                    let weak = 1 - strong;
+                    pieces[strong] == n
+                        && kings[strong] >= 1
+                        && pieces[weak] == 1
+                        && kings[weak] == 1
+                        && (!long_diagonal || {
+                            let diagonal = long_diagonal_of::<R::Geo>();
+                            (pos.pieces[weak] & diagonal).any()
+                                && !(pos.pieces[strong] & diagonal).any()
+                        })
+                })
+        }
+    })
+}
+
+/// The squares with `file == rank`: the long diagonal through a1.
+fn long_diagonal_of<G: Geometry>() -> G::BB {
+    (0..G::SQUARES)
+        .filter(|&sq| {
+            let (file, rank) = G::coords(sq);
+            file == rank
+        })
+        .fold(G::BB::default(), |b, sq| b | G::bit_of(sq))
+}
+
 impl<R: Rules> Game for Draughts<R> {
     type Position = Position<Bb<R>>;
     type Move = Move<Bb<R>>;
@@ -285,8 +333,9 @@ impl<R: Rules> Game for Draughts<R> {
             return Some(Outcome::Win(pos.side as usize));
         }
         if self.draw_plies > 0
-            && pos.reversible >= self.draw_plies
-            && !(R::DRAW_KINGS_ONLY && (pos.occupied() & !pos.kings).any())
+            && ((pos.reversible >= self.draw_plies
+                && !(R::DRAW_KINGS_ONLY && (pos.occupied() & !pos.kings).any()))
+                || (!R::MATERIAL_DRAWS.is_empty() && material_draw::<R>(pos)))
         {
             Some(Outcome::Draw)
         } else {

@@ -49,6 +49,9 @@ pub struct Position<B> {
     /// as `reversible` except where men step sideways (turkish), which
     /// `Draughts::play` sets.
     pub window: u32,
+    /// Plies since the last capture: the count of the material draw rules
+    /// ([`super::rules::MaterialDraw`]), which a man move does not reset.
+    pub since_capture: u32,
     /// Zobrist hash of pieces and player to move.
     pub hash: u64,
 }
@@ -86,6 +89,7 @@ impl<B: Bitboard> Position<B> {
             side,
             reversible: 0,
             window: 0,
+            since_capture: 0,
             hash: 0,
         };
         p.hash = p.compute_hash();
@@ -154,6 +158,11 @@ impl<B: Bitboard> Position<B> {
             side: self.side ^ 1,
             reversible,
             window: reversible,
+            since_capture: if captured.any() {
+                0
+            } else {
+                self.since_capture.saturating_add(1)
+            },
             hash: h,
         }
     }

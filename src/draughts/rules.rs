@@ -126,6 +126,12 @@ pub trait Rules: Copy + Send + Sync + Debug + Default + 'static {
     /// on the board and no capture".
     const DRAW_KINGS_ONLY: bool = false;
 
+    /// Draws by material: the game is drawn when the material on the board
+    /// matches an entry and its count of plies has passed since the last
+    /// capture. Empty for every game but russian (docs/variants.md,
+    /// "Russian draughts"); off with the move-count rule (`draw-moves=0`).
+    const MATERIAL_DRAWS: &'static [MaterialDraw] = &[];
+
     /// Endgame knowledge, not a rule: the most pieces (men and kings
     /// together) against which a lone king mostly holds the draw, measured
     /// with the endgame databases (docs/evaluation.md, "King endings"). The
@@ -325,4 +331,21 @@ impl Rules for Spanish {
     /// Two kings do not beat one; three mostly do (endgame database, 4
     /// pieces: docs/evaluation.md, "King endings").
     const KING_HOLDS_AGAINST: u32 = 2;
+}
+
+/// One draw rule by material ([`Rules::MATERIAL_DRAWS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaterialDraw {
+    /// Both sides have the same number of pieces, `min` to `max`, and the
+    /// same number of kings, one or more.
+    Equal { min: u32, max: u32, plies: u32 },
+    /// One side has `pieces` pieces, one or more of them kings, the other a
+    /// lone king. With `long_diagonal`, only while the lone king stands on
+    /// the long diagonal (the one through a1, `file == rank`) and no piece
+    /// of the stronger side does.
+    LoneKing {
+        pieces: u32,
+        long_diagonal: bool,
+        plies: u32,
+    },
 }

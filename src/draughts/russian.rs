@@ -4,7 +4,7 @@
 //! docs/variants.md, "Russian", gives each rule with its source.
 
 use super::geometry::Diagonal8;
-use super::rules::{Numbering, Rules, dirs};
+use super::rules::{MaterialDraw, Numbering, Rules, dirs};
 use crate::game::Descriptor;
 
 /// Russian draughts.
@@ -38,6 +38,35 @@ impl Rules for Russian {
     /// A draw when for 15 moves by each side only kings moved and nothing
     /// was captured.
     const DEFAULT_DRAW_MOVES: u32 = 15;
+    /// The endings with a count of their own, in moves by each side since
+    /// the last capture (as lidraughts plays them; pydraughts 0.6.7,
+    /// `Game.is_draw`): equal pieces and equal kings (one or more), 4-5
+    /// pieces each: 30 moves, 6-7 each: 60; 2 pieces with a king against a
+    /// lone king: 5; 3 pieces with a king against a lone king on the long
+    /// diagonal that the stronger side does not hold: 5. (3 kings against
+    /// 1, 15 moves, is the move-count rule's case already.)
+    const MATERIAL_DRAWS: &'static [MaterialDraw] = &[
+        MaterialDraw::Equal {
+            min: 4,
+            max: 5,
+            plies: 60,
+        },
+        MaterialDraw::Equal {
+            min: 6,
+            max: 7,
+            plies: 120,
+        },
+        MaterialDraw::LoneKing {
+            pieces: 2,
+            long_diagonal: false,
+            plies: 10,
+        },
+        MaterialDraw::LoneKing {
+            pieces: 3,
+            long_diagonal: true,
+            plies: 10,
+        },
+    ];
     /// Squares counted from a1 as in brazilian (pydraughts' and lidraughts'
     /// numbering); algebraic names accepted.
     const NUMBERING: Numbering = Numbering::FromA1;
