@@ -166,7 +166,7 @@ pub enum EvalSetting {
     Draughts(&'static Weights),
     /// Chinese checkers: term weights loaded from a file
     /// (`weights/chinese.txt`'s form).
-    Chinese([i32; crate::chinese::eval::TERMS]),
+    Chinese([i32; crate::chinese::weights::TERMS]),
 }
 
 impl EvalSetting {
@@ -189,9 +189,9 @@ impl EvalSetting {
 
     /// The term weights chinese checkers evaluates with (`None`: its
     /// defaults).
-    pub fn chinese(self) -> Option<[i32; crate::chinese::eval::TERMS]> {
+    pub fn chinese(self) -> Option<[i32; crate::chinese::weights::TERMS]> {
         match self {
-            EvalSetting::Hand => Some(crate::chinese::eval::HAND),
+            EvalSetting::Hand => Some(crate::chinese::weights::HAND),
             EvalSetting::Chinese(w) => Some(w),
             _ => None,
         }
@@ -218,7 +218,7 @@ pub fn parse_eval(variant: Variant, name: &str, value: &str) -> ParseResult<Eval
     if variant == Variant::Chinese {
         let text = std::fs::read_to_string(value)
             .map_err(|e| ParseError(format!("cannot read eval-file {value}: {e}")))?;
-        let w = crate::chinese::eval::parse_weights(&text)
+        let w = crate::chinese::weights::parse_weights(&text)
             .map_err(|e| ParseError(format!("eval-file {value}: {e}")))?;
         return Ok(EvalSetting::Chinese(w));
     }

@@ -193,7 +193,225 @@ fn every_module_uses_only_the_layers_below_it() {
 fn no_circle_between_modules() {
     let mods = modules();
     let edges = edges(&mods);
-    // Depth-first search with colours: grey on the stack, black done.
+    if let Some(c) = find_circle(&edges) {
+        panic!("a circle between modules: {}", c.join(" -> "));
+    }
+}
+
+/// The checker itself: a comment, a unit test and a test import are not
+/// code; an item after a test module is.
+#[test]
+fn the_checker_reads_code_only() {
+    let text = "use crate::a::X; // crate::b\n/// crate::c\n#[cfg(test)]\nuse crate::d::Y;\n#[cfg(test)]\nmod tests {\n    fn f() { crate::e::g(); }\n}\nfn h() { crate::f::i(); }\n";
+    let code = code_of(text);
+    for (name, kept) in [
+        ("a", true),
+        ("b", false),
+        ("c", false),
+        ("d", false),
+        ("e", false),
+        ("f", true),
+    ] {
+        assert_eq!(
+            code.contains(&format!("crate::{name}")),
+            kept,
+            "{name} in {code}"
+        );
+    }
+}
+
+/// The module path of a file under `src/`: `draughts/eval.rs` is
+/// `[draughts, eval]`, `draughts/mod.rs` is `[draughts]`.
+fn module_path(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap_or(file);
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    if let Some(last) = parts.pop() {
+        let stem = last.strip_suffix(".rs").unwrap_or(&last).to_string();
+        if stem != "mod" && stem != "lib" && stem != "main" {
+            parts.push(stem);
+        }
+    }
+    parts
+}
+
+fn ident(s: &str) -> (&str, &str) {
+    let n = s
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(s.len());
+    (&s[..n], &s[n..])
+}
+
+/// The module paths that a path written in `text` (just after its first
+/// segment was resolved to `base`) reaches: `a::b::X` from `base` is
+/// `base + [a, b, X]`, a group `{a::X, b}` gives one path per member.
+fn expand(base: Vec<String>, text: &str, out: &mut Vec<Vec<String>>) {
+    let mut path = base;
+    let mut rest = text;
+    loop {
+        let Some(r) = rest.strip_prefix("::") else {
+            out.push(path);
+            return;
+        };
+        let r = r.trim_start();
+        if let Some(group) = r.strip_prefix('{') {
+            // Split the group at its top-level commas.
+            let mut depth = 0usize;
+            let mut start = 0;
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        expand_member(&path, &group[start..i], out);
+                        return;
+                    }
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        expand_member(&path, &group[start..i], out);
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+            return;
+        }
+        let (name, after) = ident(r);
+        if name.is_empty() {
+            out.push(path);
+            return;
+        }
+        if name == "super" {
+            path.pop();
+        } else if name != "self" {
+            path.push(name.to_string());
+        }
+        rest = after;
+    }
+}
+
+fn expand_member(base: &[String], member: &str, out: &mut Vec<Vec<String>>) {
+    let m = member.trim();
+    if !m.is_empty() {
+        expand(base.to_vec(), &format!("::{m}"), out);
+    }
+}
+
+/// Every module path that `code` (of the file at module path `me`) names
+/// with `crate::`, `super::` or `self::`.
+fn paths_named(me: &[String], is_mod_rs: bool, code: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let bytes = code.as_bytes();
+    for start in ["crate::", "super::", "self::"] {
+        for (i, _) in code.match_indices(start) {
+            if i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_') {
+                continue;
+            }
+            let head = &start[..start.len() - 2];
+            // The module `super`/`self` stand for: a file's own module is
+            // its path; `super` of a file is the folder's module.
+            let base = match head {
+                "crate" => Vec::new(),
+                "self" => me.to_vec(),
+                _ => {
+                    let mut b = me.to_vec();
+                    b.pop();
+                    let _ = is_mod_rs;
+                    b
+                }
+            };
+            expand(base, &code[i + head.len()..], &mut out);
+        }
+    }
+    out
+}
+
+/// Inside each folder of `src/`, its files and subfolders (`mod.rs`, the
+/// folder's face, left out) use each other without a circle: a file names
+/// a sibling with `super::NAME`, `self::`, `crate::MODULE::NAME` or a `use`
+/// group. (A name re-exported by `mod.rs` is not followed.)
+#[test]
+fn no_circle_between_the_files_of_a_module() {
+    let src = Path::new(ROOT).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    // For each folder's module path: its children and the edges between them.
+    let mut graphs: BTreeMap<Vec<String>, BTreeMap<String, BTreeMap<String, String>>> =
+        BTreeMap::new();
+    let folders: BTreeSet<Vec<String>> = files
+        .iter()
+        .filter_map(|f| f.parent())
+        .filter(|d| *d != src.as_path())
+        .map(|d| module_path(&src, &d.join("mod.rs")))
+        .collect();
+    for f in &files {
+        let me = module_path(&src, f);
+        let is_mod_rs = f.file_name().is_some_and(|n| n == "mod.rs");
+        let code = code_of(&std::fs::read_to_string(f).expect("a readable file"));
+        let rel = f.strip_prefix(ROOT).unwrap_or(f).display().to_string();
+        for target in paths_named(&me, is_mod_rs, &code) {
+            for folder in &folders {
+                let n = folder.len();
+                // Both the file and the target strictly inside `folder`,
+                // under different children of it; the folder's mod.rs is
+                // not a child.
+                if me.len() > n
+                    && target.len() > n
+                    && me[..n] == folder[..]
+                    && target[..n] == folder[..]
+                    && me[n] != target[n]
+                {
+                    graphs
+                        .entry(folder.clone())
+                        .or_default()
+                        .entry(me[n].clone())
+                        .or_default()
+                        .entry(target[n].clone())
+                        .or_insert_with(|| rel.clone());
+                }
+            }
+        }
+    }
+    let mut circles = Vec::new();
+    for (folder, edges) in &graphs {
+        // Only edges to real children of the folder (a type or function
+        // of mod.rs is not one).
+        let children: BTreeSet<String> = files
+            .iter()
+            .map(|f| module_path(&src, f))
+            .filter(|p| p.len() > folder.len() && p[..folder.len()] == folder[..])
+            .map(|p| p[folder.len()].clone())
+            .collect();
+        let edges: BTreeMap<String, BTreeMap<String, String>> = edges
+            .iter()
+            .map(|(a, to)| {
+                let to = to
+                    .iter()
+                    .filter(|(b, _)| children.contains(*b))
+                    .map(|(b, f)| (b.clone(), f.clone()))
+                    .collect();
+                (a.clone(), to)
+            })
+            .collect();
+        if let Some(c) = find_circle(&edges) {
+            let via: Vec<String> = c
+                .windows(2)
+                .map(|w| format!("{} -> {} ({})", w[0], w[1], edges[&w[0]][&w[1]]))
+                .collect();
+            circles.push(format!("in src/{}/: {}", folder.join("/"), via.join(", ")));
+        }
+    }
+    assert!(
+        circles.is_empty(),
+        "circles between the files of a module:\n{}",
+        circles.join("\n")
+    );
+}
+
+/// A circle in `edges`, as the names along it (the first again at the
+/// end): depth-first search with colours, grey on the stack, black done.
+fn find_circle(edges: &BTreeMap<String, BTreeMap<String, String>>) -> Option<Vec<String>> {
     fn visit(
         m: &str,
         edges: &BTreeMap<String, BTreeMap<String, String>>,
@@ -223,33 +441,34 @@ fn no_circle_between_modules() {
         None
     }
     let mut colour = BTreeMap::new();
-    for m in &mods {
+    for m in edges.keys() {
         if colour.get(m).copied().unwrap_or(0) == 0
-            && let Some(c) = visit(m, &edges, &mut colour, &mut Vec::new())
+            && let Some(c) = visit(m, edges, &mut colour, &mut Vec::new())
         {
-            panic!("a circle between modules: {}", c.join(" -> "));
+            return Some(c);
         }
     }
+    None
 }
 
-/// The checker itself: a comment, a unit test and a test import are not
-/// code; an item after a test module is.
+/// The path reader: `super`, `self`, groups and nested groups.
 #[test]
-fn the_checker_reads_code_only() {
-    let text = "use crate::a::X; // crate::b\n/// crate::c\n#[cfg(test)]\nuse crate::d::Y;\n#[cfg(test)]\nmod tests {\n    fn f() { crate::e::g(); }\n}\nfn h() { crate::f::i(); }\n";
-    let code = code_of(text);
-    for (name, kept) in [
-        ("a", true),
-        ("b", false),
-        ("c", false),
-        ("d", false),
-        ("e", false),
-        ("f", true),
+fn the_file_checker_reads_paths() {
+    let me: Vec<String> = vec!["draughts".into(), "eval".into()];
+    let code = "use super::{layout::Layout, weights}; use crate::chinese::{board::{A, B}, eval::X}; self::inner::f(); super::super::game::Score";
+    let got: BTreeSet<String> = paths_named(&me, false, code)
+        .into_iter()
+        .map(|p| p.join("::"))
+        .collect();
+    for want in [
+        "draughts::layout::Layout",
+        "draughts::weights",
+        "chinese::board::A",
+        "chinese::board::B",
+        "chinese::eval::X",
+        "draughts::eval::inner::f",
+        "game::Score",
     ] {
-        assert_eq!(
-            code.contains(&format!("crate::{name}")),
-            kept,
-            "{name} in {code}"
-        );
+        assert!(got.contains(want), "{want} not in {got:?}");
     }
 }

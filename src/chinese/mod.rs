@@ -20,6 +20,7 @@ pub mod eval;
 pub mod movegen;
 pub mod notation;
 pub mod position;
+pub mod weights;
 
 pub use position::{Chinese, Move, MoveKind, Position};
 
@@ -57,8 +58,8 @@ pub struct ChineseOptions {
     pub max_moves: u32,
     /// The evaluation's weights: `None` for the shipped ones
     /// (`weights/chinese.txt`, the default), else the hand ones
-    /// ([`eval::HAND`], `eval=hand`) or those of an `eval-file`.
-    pub weights: Option<[i32; eval::TERMS]>,
+    /// ([`weights::HAND`], `eval=hand`) or those of an `eval-file`.
+    pub weights: Option<[i32; weights::TERMS]>,
 }
 
 impl Default for ChineseOptions {
@@ -282,9 +283,9 @@ impl Game for Chinese {
         Some(p)
     }
 
-    /// Minus the player's distance to home, in [`eval::STEP`] units.
+    /// Minus the player's distance to home, in [`weights::STEP`] units.
     fn greedy_value(&self, pos: &Position, player: usize) -> Score {
-        -eval::STEP * self.distance_to_home(pos, player)
+        -weights::STEP * self.distance_to_home(pos, player)
     }
 
     fn parse_move(&self, pos: &Position, text: &str) -> ParseResult<Move> {

@@ -30,9 +30,9 @@ pub struct Chinese {
     pub(crate) end_mask: [u128; 6],
     /// The corners no set starts in and no set aims at.
     pub(crate) unused_mask: u128,
-    /// The evaluation's weights (the shipped ones, [`super::eval::HAND`]
+    /// The evaluation's weights (the shipped ones, [`super::weights::HAND`]
     /// or an `eval-file`'s), centi-men per unit of each term.
-    pub(crate) weights: [i32; super::eval::TERMS],
+    pub(crate) weights: [i32; super::weights::TERMS],
 }
 
 /// A position: the pegs of each set (by start corner), the neutral pegs, the
@@ -172,7 +172,7 @@ impl Chinese {
             player_sets,
             end_mask,
             unused_mask,
-            weights: opts.weights.unwrap_or(*super::eval::shipped()),
+            weights: opts.weights.unwrap_or(*super::weights::shipped()),
         })
     }
 

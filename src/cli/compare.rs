@@ -83,7 +83,7 @@ struct Builtin(crate::variant::Variant);
 impl GameVisitor for Builtin {
     type Output = Result<Vec<BenchPosition>, ParseError>;
     fn visit<G: Game>(self, game: G) -> Self::Output {
-        let text: Vec<String> = super::bench::positions(&game, self.0)?
+        let text: Vec<String> = super::positions::positions(&game, self.0)?
             .iter()
             .map(|p| game.format_fen(p))
             .collect();

@@ -34,6 +34,7 @@ pub mod egdb;
 pub mod gui;
 pub mod matches;
 pub mod perft;
+pub mod positions;
 pub mod train;
 
 use crate::game::ParseError;

@@ -2,7 +2,7 @@
 //! files (docs/training.md).
 
 use super::GameArgs;
-use crate::chinese::eval::{HAND, TERM_NAMES, format_weights};
+use crate::chinese::weights::{HAND, TERM_NAMES, format_weights};
 use crate::draughts::Draughts;
 use crate::draughts::eval;
 use crate::draughts::rules::Rules;

@@ -11,10 +11,9 @@
 
 use super::bitboard::Bitboard;
 use super::geometry::Geometry;
-use super::pattern::Layout;
+use super::layout::Layout;
 use super::position::{Bb, Position};
 use super::rules::Rules;
-use super::weights::Weights;
 use crate::game::Score;
 use std::any::{Any, TypeId};
 use std::sync::{Mutex, OnceLock};
@@ -290,7 +289,7 @@ impl<B: Bitboard> Tables<B> {
             wings: wings_of::<R>(),
             cone,
             guard,
-            layout: Layout::build::<R>(),
+            layout: Layout::build::<R>(NF),
         }
     }
 }
@@ -532,53 +531,6 @@ pub fn evaluate<R: Rules>(pos: &Position<Bb<R>>) -> Score {
         return unsafe { evaluate_popcnt::<R>(pos) };
     }
     evaluate_portable::<R>(pos)
-}
-
-/// The pattern evaluation with weights `w` ([`super::pattern`]), compiled
-/// twice like [`evaluate`].
-#[inline]
-pub fn evaluate_weights<R: Rules>(pos: &Position<Bb<R>>, w: &Weights) -> Score {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("popcnt") {
-        // SAFETY: the processor has both (checked just above).
-        return unsafe { super::pattern::evaluate_bmi2::<R>(pos, w) };
-    }
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("popcnt") {
-        // SAFETY: the processor has `popcnt` (checked just above).
-        return unsafe { weights_popcnt::<R>(pos, w) };
-    }
-    super::pattern::evaluate::<R>(pos, w)
-}
-
-/// The pattern evaluation with compiled weights ([`super::pattern::Compiled`]:
-/// the same values as [`evaluate_weights`], fewer instructions), compiled
-/// three times like [`evaluate_weights`].
-#[inline]
-pub fn evaluate_compiled<R: Rules>(pos: &Position<Bb<R>>, c: &super::pattern::Compiled) -> Score {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("popcnt") {
-        // SAFETY: the processor has both (checked just above).
-        return unsafe { super::pattern::evaluate_compiled_bmi2::<R>(pos, c) };
-    }
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("popcnt") {
-        // SAFETY: the processor has `popcnt` (checked just above).
-        return unsafe { compiled_popcnt::<R>(pos, c) };
-    }
-    super::pattern::evaluate_compiled::<R>(pos, c)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt")]
-fn compiled_popcnt<R: Rules>(pos: &Position<Bb<R>>, c: &super::pattern::Compiled) -> Score {
-    super::pattern::evaluate_compiled::<R>(pos, c)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt")]
-fn weights_popcnt<R: Rules>(pos: &Position<Bb<R>>, w: &Weights) -> Score {
-    super::pattern::evaluate::<R>(pos, w)
 }
 
 #[cfg(target_arch = "x86_64")]

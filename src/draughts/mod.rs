@@ -16,6 +16,7 @@ pub mod breakthrough;
 pub mod eval;
 pub mod geometry;
 pub mod hex;
+pub mod layout;
 pub mod movegen;
 pub mod notation;
 pub mod pattern;
@@ -350,7 +351,7 @@ impl<R: Rules> Game for Draughts<R> {
     #[inline]
     fn evaluate(&self, pos: &Self::Position) -> Score {
         match self.weights {
-            Some(c) => eval::evaluate_compiled::<R>(pos, c),
+            Some(c) => pattern::evaluate_compiled::<R>(pos, c),
             // Antidraughts' goal is the reverse: the hand evaluation's
             // material and advancement count against the side that has
             // them (trained weights learn the sign themselves).

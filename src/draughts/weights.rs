@@ -8,7 +8,7 @@
 //! | 8 | magic `SALTOEVW` |
 //! | 2 | format version (1) |
 //! | 1 + n | the variant's name: its length, then ASCII |
-//! | 8 | the feature layout's id ([`super::pattern::Layout::id`]) |
+//! | 8 | the feature layout's id ([`super::layout::Layout::id`]) |
 //! | 4 | pattern weights `P` (two per entry: opening, ending) |
 //! | 4 | feature weights `F` (two per hand feature) |
 //! | 2 | scale: weights are in 1/scale centi-men (8) |
@@ -25,7 +25,7 @@ use crate::game::{ParseError, ParseResult};
 use std::path::Path;
 
 /// Weights are in 1/SCALE centi-men.
-pub const SCALE: i32 = 8;
+pub use super::layout::SCALE;
 const MAGIC: &[u8; 8] = b"SALTOEVW";
 const VERSION: u16 = 1;
 

@@ -4,7 +4,7 @@
 //! chinese`.
 //!
 //! A record, integers little-endian: the term counts of the player to move
-//! ([`TERMS`] `i16`, in the order of [`crate::chinese::eval::TERM_NAMES`]),
+//! ([`TERMS`] `i16`, in the order of [`crate::chinese::weights::TERM_NAMES`]),
 //! the opponent's, then the game's result for the player to move (`u8`: 0
 //! loss, 1 draw, 2 win): 29 bytes, no header, so that shards concatenate.
 //! Every searched position of a game is recorded (chinese checkers has no
@@ -20,7 +20,7 @@
 
 use super::datagen::{Config, result_for, self_play};
 use crate::chinese::Chinese;
-use crate::chinese::eval::{HAND, TERMS};
+use crate::chinese::weights::{HAND, TERMS};
 use std::path::PathBuf;
 
 /// Bytes per record.
@@ -221,7 +221,7 @@ fn mean_loss(data: &[([f64; TERMS], f64)], v: &[f64; TERMS]) -> f64 {
 }
 
 /// Fits the weights to `samples` (the terms of `frozen`, indices into
-/// [`crate::chinese::eval::TERM_NAMES`], keep their hand weights; distance
+/// [`crate::chinese::weights::TERM_NAMES`], keep their hand weights; distance
 /// is never frozen, it sets the scale), holding out the last share
 /// `validation` of them (`salto datagen` writes games whole and in order,
 /// so the held-out tail is whole games but for the first). An error when

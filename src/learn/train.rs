@@ -19,7 +19,7 @@
 use super::data::Sample;
 use crate::draughts::bitboard::Bitboard;
 use crate::draughts::eval::{self, DRAWISH_DIVISOR, NF};
-use crate::draughts::pattern;
+use crate::draughts::layout;
 use crate::draughts::position::Bb;
 use crate::draughts::rules::Rules;
 use crate::draughts::weights::{SCALE, Weights};
@@ -97,12 +97,12 @@ impl Examples {
                     ..Examples::default()
                 };
                 for s in chunk {
-                    let (w, b) = pattern::entries::<R>(layout, &s.pos);
+                    let (w, b) = layout::entries::<R>(layout, &s.pos);
                     ex.white.extend(w);
                     ex.black.extend(b);
                     let f = eval::feature_difference::<R>(t, &s.pos);
                     ex.dense.extend(f.iter().map(|&x| x as f32));
-                    ex.a.push(pattern::phase::<R>(layout, &s.pos) as f32 / layout.phase_max as f32);
+                    ex.a.push(layout::phase::<R>(layout, &s.pos) as f32 / layout.phase_max as f32);
                     ex.c.push(if eval::is_drawish::<R>(&s.pos) {
                         1.0 / DRAWISH_DIVISOR as f32
                     } else {
