@@ -176,6 +176,16 @@ class Gui:
                 time.sleep(0.05)
         raise Failure(f"cannot click {selector}")
 
+    def text(self, selector):
+        """The text of an element, found again when a redraw replaced it
+        between finding and reading (the clocks are redrawn every tick)."""
+        for _ in range(50):
+            try:
+                return self.d.find_element(By.CSS_SELECTOR, selector).text
+            except StaleElementReferenceException:
+                time.sleep(0.05)
+        raise Failure(f"cannot read {selector}")
+
     def click_move(self, mv):
         """Plays `mv` (a move of /api/state's legal list) by clicking."""
         ply = self.state()["ply"]
@@ -309,9 +319,9 @@ def timed_game(gui):
              "no running clock")
     gui.wait(lambda: gui.d.find_elements(By.CSS_SELECTOR, "#clocks .clock.flagged"),
              "no flag shown", timeout=20)
-    status = gui.d.find_element(By.ID, "status").text
+    status = gui.text("#status")
     check("lost on time" in status and "wins" in status, f"the flag is not the result: {status!r}")
-    flagged = gui.d.find_element(By.CSS_SELECTOR, "#clocks .clock.flagged").text
+    flagged = gui.text("#clocks .clock.flagged")
     check("0.0" in flagged, f"the flagged clock shows {flagged!r}")
     box.clear()
     gui.set_form(game, [None, None])
