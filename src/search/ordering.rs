@@ -9,6 +9,7 @@ pub const HISTORY_MAX: i32 = 1 << 14;
 const HISTORY_BITS: u32 = 14;
 
 /// Two quiet moves per ply that caused a cutoff.
+#[derive(Clone)]
 pub struct Killers<M> {
     slots: Vec<[Option<M>; 2]>,
 }
@@ -36,6 +37,7 @@ impl<M: Copy + PartialEq> Killers<M> {
 }
 
 /// Quiet-move success per player, indexed by the game's move key.
+#[derive(Clone)]
 pub struct History {
     table: Vec<i32>,
 }

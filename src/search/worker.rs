@@ -9,7 +9,7 @@ use super::ordering::{
     History, Killers, MovePicker, late_move_limit, log_reduction, step_reduction,
 };
 use super::time::TimeManager;
-use super::tt::{Bound, Tt, score_to_tt};
+use super::tt::{Bound, Entry, Tt, score_to_tt};
 use super::{Control, Features, HELPER_MIN_TIME, Info, Limits, SEARCH_STACK};
 use crate::game::{
     Game, MoveList, Outcome, Reductions, SCORE_DRAW, SCORE_INF, SCORE_WIN, SCORE_WIN_MIN, Score,
@@ -26,6 +26,8 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// ... to moves after this many have been searched.
 pub const LMR_MIN_MOVES: usize = 3;
+/// Size of the table of a multi-PV search's lines after the first (MiB).
+const SIDE_TABLE_MIB: usize = 16;
 /// Nodes between two looks at the clock and the stop flags.
 const CHECK_INTERVAL: u64 = 256;
 /// Slots of each thread's [`EvalCache`] (8 bytes each: 256 KiB).
@@ -151,6 +153,15 @@ pub struct Worker<'a, G: Game> {
     root_pos: G::Position,
     eval_cache: EvalCache,
     tablebase: Option<&'static dyn Tablebase<G::Position>>,
+    /// Multi-PV: the lines of the last complete iteration, best first (empty
+    /// with one line). The first line is searched exactly as a single-line
+    /// search would search it: the lines after it store into `side`, not
+    /// the shared table, and leave `history`, `killers` and the root order
+    /// as they found them ([`Self::secondary_lines`]).
+    lines: Vec<RootMove<G::Move>>,
+    side: Option<Tt>,
+    /// True while the lines after the first are searched.
+    in_side: bool,
 }
 
 /// Runs the two-player search: the main search on the calling thread (no
@@ -208,6 +219,7 @@ pub fn search<G: Game>(
         }
         let mut w = Worker::new(game, shared, 0, root, history, Some(time));
         let depth = driver::iterate(&mut w, limits, control, Some(&time), on_info);
+        w.finish_lines();
         shared.abort.store(true, Ordering::SeqCst);
         w.publish_nodes();
         let done: Vec<ThreadResult<G::Move>> =
@@ -298,15 +310,29 @@ impl<G: Game> RootSearch<G> for Worker<'_, G> {
         start: Instant,
         report: &mut dyn FnMut(&Info<G::Move>),
     ) -> bool {
-        let multipv = self.shared.limits.multipv.max(1).min(self.root_moves.len());
+        // Helpers search the first line only: the report is the main
+        // thread's (`best_thread`).
+        let multipv = if self.is_main() {
+            self.shared.limits.multipv.max(1).min(self.root_moves.len())
+        } else {
+            1
+        };
         self.leaves = Leaves::default();
-        for pv_idx in 0..multipv {
-            self.aspiration(depth as i32, pv_idx, multipv);
-            if self.stopped {
+        self.aspiration(depth as i32);
+        if self.stopped {
+            return false;
+        }
+        if self.is_main() {
+            report(&self.line_info(0, depth, start));
+        }
+        if multipv > 1 {
+            if !self.secondary_lines(depth as i32, multipv) {
                 return false;
             }
             if self.is_main() {
-                report(&self.line_info(pv_idx, depth, start));
+                for pv_idx in 1..multipv {
+                    report(&self.line_info(pv_idx, depth, start));
+                }
             }
         }
         true
@@ -327,7 +353,10 @@ fn outcome_score<G: Game>(game: &G, pos: &G::Position, o: Outcome, ply: usize) -
 impl<'a, G: Game> Worker<'a, G> {
     /// The report of root line `pv_idx` (0 for the best).
     fn line_info(&self, pv_idx: usize, depth: u32, start: Instant) -> Info<G::Move> {
-        let rm = &self.root_moves[pv_idx];
+        let rm = match self.lines.get(pv_idx) {
+            Some(rm) if pv_idx > 0 => rm,
+            _ => &self.root_moves[pv_idx],
+        };
         let nodes = self.total_nodes();
         driver::info(
             rm,
@@ -377,6 +406,9 @@ impl<'a, G: Game> Worker<'a, G> {
             }),
             // Off at the start of the search: not asked at every node.
             tablebase: game.tablebase().filter(|t| t.enabled()),
+            lines: Vec::new(),
+            side: None,
+            in_side: false,
         }
     }
 
@@ -450,13 +482,100 @@ impl<'a, G: Game> Worker<'a, G> {
         false
     }
 
-    /// Searches one root line with an aspiration window around its last
-    /// score, widening until the score falls inside.
-    fn aspiration(&mut self, depth: i32, pv_idx: usize, multipv: usize) {
-        let prev = self.root_moves[pv_idx].score;
+    /// Multi-PV: after the first line of an iteration at `depth`, the
+    /// lines 2 to `multipv`, each the best of the root moves not yet in a
+    /// line, kept in [`Self::lines`]. They read the shared table but store
+    /// into a table of their own, and the root order, the history and the
+    /// killers are put back as the first line left them, so that the next
+    /// iteration's first line is the single-line search's, score for score.
+    /// False when the search was stopped.
+    fn secondary_lines(&mut self, depth: i32, multipv: usize) -> bool {
+        let root_moves = self.root_moves.clone();
+        let history = self.history.clone();
+        let killers = self.killers.clone();
+        if self.side.is_none() {
+            self.side = Some(Tt::new(SIDE_TABLE_MIB));
+        }
+        self.in_side = true;
+        for pv_idx in 1..multipv {
+            // Never above the line before: the window ends there, and a
+            // move that fails high (the first line's search found it no
+            // better, this one does: the selective search is not exact)
+            // shows the score of the line before.
+            let above = self.root_moves[pv_idx - 1].score;
+            self.root_search(depth, -SCORE_INF, above.saturating_add(1), pv_idx);
+            if self.stopped {
+                break;
+            }
+            let line = &mut self.root_moves[pv_idx];
+            line.score = line.score.min(above);
+        }
+        self.in_side = false;
+        if self.stopped {
+            return false;
+        }
+        self.lines = self.root_moves[..multipv].to_vec();
+        self.root_moves = root_moves;
+        self.history = history;
+        self.killers = killers;
+        true
+    }
+
+    /// Multi-PV, at the end of the search: the root moves in the order of
+    /// the last complete iteration's lines, the rest after them. A first
+    /// line changed by a stopped iteration stays first (it is the move
+    /// played, as with one line).
+    fn finish_lines(&mut self) {
+        if self.lines.is_empty() {
+            return;
+        }
+        let first = self.root_moves[0].clone();
+        let mut ordered: Vec<RootMove<G::Move>> = Vec::with_capacity(self.root_moves.len());
+        if first.mv != self.lines[0].mv {
+            ordered.push(first);
+        }
+        for rm in std::mem::take(&mut self.lines) {
+            if !ordered.iter().any(|o| o.mv == rm.mv) {
+                ordered.push(rm);
+            }
+        }
+        for rm in &self.root_moves {
+            if !ordered.iter().any(|o| o.mv == rm.mv) {
+                ordered.push(rm.clone());
+            }
+        }
+        self.root_moves = ordered;
+    }
+
+    /// The table entry of `hash`: the shared table's, or while the lines
+    /// after the first are searched, their own table's first.
+    #[inline]
+    fn probe(&self, hash: u64) -> Option<Entry> {
+        if self.in_side
+            && let Some(side) = &self.side
+            && let Some(e) = side.probe(hash)
+        {
+            return Some(e);
+        }
+        self.shared.tt.probe(hash)
+    }
+
+    /// Stores into the shared table, or while the lines after the first
+    /// are searched, into their own.
+    #[inline]
+    fn store(&self, hash: u64, move_index: Option<u16>, score: Score, depth: u8, bound: Bound) {
+        match &self.side {
+            Some(side) if self.in_side => side.store(hash, move_index, score, depth, bound),
+            _ => self.shared.tt.store(hash, move_index, score, depth, bound),
+        }
+    }
+
+    /// Searches the first root line with an aspiration window around its
+    /// last score, widening until the score falls inside.
+    fn aspiration(&mut self, depth: i32) {
+        let prev = self.root_moves[0].score;
         let mut delta = ASPIRATION_DELTA;
         let (mut alpha, mut beta) = if self.shared.features.aspiration
-            && multipv == 1
             && depth >= ASPIRATION_MIN_DEPTH
             && prev.abs() < SCORE_WIN_MIN
         {
@@ -465,7 +584,7 @@ impl<'a, G: Game> Worker<'a, G> {
             (-SCORE_INF, SCORE_INF)
         };
         loop {
-            let score = self.root_search(depth, alpha, beta, pv_idx);
+            let score = self.root_search(depth, alpha, beta, 0);
             if self.stopped {
                 return;
             }
@@ -595,9 +714,8 @@ impl<'a, G: Game> Worker<'a, G> {
             return alpha;
         }
 
-        let tt = self.shared.tt;
         let mut table_move = None;
-        if let Some(e) = tt.probe(hash) {
+        if let Some(e) = self.probe(hash) {
             table_move = e.move_index.map(|i| i as usize);
             if !N::PV
                 && let Some(s) = e.cutoff(depth, ply, alpha, beta)
@@ -644,7 +762,7 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             Bound::Upper
         };
-        tt.store(
+        self.store(
             hash,
             best_idx.map(|i| i as u16),
             score_to_tt(best, ply),
