@@ -547,27 +547,32 @@ impl<'a, G: Game> Worker<'a, G> {
         self.root_moves = ordered;
     }
 
+    /// The table of the lines after the first while they are searched.
+    #[inline]
+    fn side_table(&self) -> Option<&Tt> {
+        if self.in_side {
+            self.side.as_ref()
+        } else {
+            None
+        }
+    }
+
     /// The table entry of `hash`: the shared table's, or while the lines
     /// after the first are searched, their own table's first.
     #[inline]
     fn probe(&self, hash: u64) -> Option<Entry> {
-        if self.in_side
-            && let Some(side) = &self.side
-            && let Some(e) = side.probe(hash)
-        {
-            return Some(e);
-        }
-        self.shared.tt.probe(hash)
+        self.side_table()
+            .and_then(|side| side.probe(hash))
+            .or_else(|| self.shared.tt.probe(hash))
     }
 
     /// Stores into the shared table, or while the lines after the first
     /// are searched, into their own.
     #[inline]
     fn store(&self, hash: u64, move_index: Option<u16>, score: Score, depth: u8, bound: Bound) {
-        match &self.side {
-            Some(side) if self.in_side => side.store(hash, move_index, score, depth, bound),
-            _ => self.shared.tt.store(hash, move_index, score, depth, bound),
-        }
+        self.side_table()
+            .unwrap_or(self.shared.tt)
+            .store(hash, move_index, score, depth, bound);
     }
 
     /// Searches the first root line with an aspiration window around its
