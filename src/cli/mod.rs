@@ -85,9 +85,13 @@ pub enum Command {
 /// The flags that choose a game, shared by every subcommand that takes one.
 #[derive(Args, Debug, Clone)]
 pub struct GameArgs {
-    /// The variant: international (or normal), brazilian, english, spanish, turkish, hex, russian,
-    /// antidraughts, breakthrough, chinese.
-    #[arg(long, default_value = "international")]
+    // The help lists the registry's names (crate::variant), so that a new
+    // rule set needs no line here.
+    #[arg(
+        long,
+        default_value = "international",
+        help = format!("The variant: {}", crate::variant::Variant::hub_names())
+    )]
     pub variant: String,
     /// Chinese checkers: number of players (2, 3, 4 or 6).
     #[arg(long)]

@@ -15,14 +15,9 @@ impl Rules for Antidraughts {
     /// The international board, 10x10, squares 1-50.
     type Geo = Diagonal10;
     const NAME: &'static str = "antidraughts";
-    /// PDN has no GameType number for it. No book, no endgame databases
-    /// (their values assume that a player without a move loses).
-    const DESCRIPTOR: &'static Descriptor = &Descriptor {
-        aliases: &["losing", "giveaway"],
-        pdn_results: ["2-0", "0-2", "1-1"],
-        endgame_databases: false,
-        ..Descriptor::draughts(Self::NAME, Self::DEFAULT_DRAW_MOVES, None, 10, None)
-    };
+    /// No book, no endgame databases, no PDN GameType.
+    const DESCRIPTOR: &'static Descriptor =
+        &Descriptor::international_goal(Self::NAME, &["losing", "giveaway"]);
     /// The moves are international draughts' to the last detail.
     const MAN_CAPTURE_DIRS: [&'static [usize]; 2] = [dirs::ALL, dirs::ALL];
     const FLYING_KINGS: bool = true;

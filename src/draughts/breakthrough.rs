@@ -15,15 +15,9 @@ impl Rules for Breakthrough {
     /// The international board, 10x10, squares 1-50.
     type Geo = Diagonal10;
     const NAME: &'static str = "breakthrough";
-    /// PDN has no GameType number for it; `bt` is Scan's name for it. No
-    /// book, no endgame databases
-    /// (a king ends the game, so their values do not apply).
-    const DESCRIPTOR: &'static Descriptor = &Descriptor {
-        pdn_results: ["2-0", "0-2", "1-1"],
-        endgame_databases: false,
-        aliases: &["bt"],
-        ..Descriptor::draughts(Self::NAME, Self::DEFAULT_DRAW_MOVES, None, 10, None)
-    };
+    /// No book, no endgame databases, no PDN GameType; `bt` is Scan's
+    /// name for it.
+    const DESCRIPTOR: &'static Descriptor = &Descriptor::international_goal(Self::NAME, &["bt"]);
     /// The moves are international draughts' to the last detail.
     const MAN_CAPTURE_DIRS: [&'static [usize]; 2] = [dirs::ALL, dirs::ALL];
     const FLYING_KINGS: bool = true;

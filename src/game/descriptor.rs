@@ -71,6 +71,23 @@ impl Descriptor {
             endgame_databases: true,
         }
     }
+
+    /// A game played with the international moves and another goal
+    /// (lidraughts' antidraughts and breakthrough): no PDN `GameType`, no
+    /// draw rule but repetition, lidraughts' result tokens, no book and
+    /// no endgame databases (their values assume that a player without a
+    /// move loses and that a king does not end the game).
+    pub const fn international_goal(
+        name: &'static str,
+        aliases: &'static [&'static str],
+    ) -> Descriptor {
+        Descriptor {
+            aliases,
+            pdn_results: ["2-0", "0-2", "1-1"],
+            endgame_databases: false,
+            ..Descriptor::draughts(name, 0, None, 10, None)
+        }
+    }
 }
 
 /// The PDN result tokens of most games.
