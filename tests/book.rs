@@ -4,7 +4,7 @@
 mod protocol_util;
 
 use protocol_util::Salto;
-use salto::book::{Book, DEFAULT_MARGIN, LEAF, shipped};
+use salto::book::{Book, DEFAULT_MARGIN, DIRECT, LEAF, shipped};
 use salto::game::{Game, MoveList};
 use salto::search::{Control, Limits, Searcher};
 use salto::variant::{GameVisitor, Options, Variant};
@@ -115,6 +115,86 @@ fn build_resume_show_and_merge_work_end_to_end() {
         "the root and two positions of each shard"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn rescore_gives_the_first_plies_the_scores_of_a_deeper_multipv_search() {
+    let dir = tmp("rescore");
+    let book = dir.join("english.bin");
+    let o = build(&book, 12, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let path = book.to_str().unwrap();
+    let rescore = |plies: &str, depth: &str| {
+        salto(&[
+            "book",
+            "rescore",
+            "--variant",
+            "english",
+            "--book",
+            path,
+            "--plies",
+            plies,
+            "--depth",
+            depth,
+            "--hash",
+            "16",
+        ])
+    };
+    let o = rescore("1", "9");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("re-scored 1 positions with multi-PV searches of depth 9"),
+        "{}",
+        stderr(&o)
+    );
+    let b = Book::load(&book).expect("a valid book");
+    assert_eq!(b.positions(), 12, "no position added or lost");
+    let g = salto::draughts::EnglishGame::default();
+    let root = b.moves(&g, &g.start());
+    assert_eq!(root.len(), 7);
+    // Every root move carries the 9-ply multi-PV search's score (deeper
+    // than anything backed up from a 12-position tree of 3-ply leaves),
+    // and the positions below keep their own values.
+    let searched = rated(g, 9);
+    for (mv, r) in &root {
+        assert!(r.flags & DIRECT != 0 && r.depth == 9, "{r:?}");
+        let text = g.format_move(&g.start(), *mv);
+        let want = searched.iter().find(|(m, _)| *m == text).expect("rated").1;
+        assert_eq!(r.score as i32, want, "{text}");
+        let next = g.play(&g.start(), *mv);
+        for (_, below) in b.moves(&g, &next) {
+            assert_eq!(below.flags & DIRECT, 0, "only the first ply is re-scored");
+        }
+    }
+    // Run again: nothing left to search at that depth (resumable).
+    let o = rescore("1", "9");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("re-scored 0 positions"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(Book::load(&book).expect("valid"), b);
+    // A build that resumes keeps the direct scores where they are deeper.
+    let o = build(&book, 14, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let b2 = Book::load(&book).expect("a valid book");
+    assert_eq!(b2.positions(), 14);
+    assert!(
+        b2.moves(&g, &g.start())
+            .iter()
+            .all(|(_, r)| r.flags & DIRECT != 0 && r.depth == 9)
+    );
+    // show marks them.
+    let o = salto(&["book", "show", "--variant", "english", "--book", path]);
+    assert!(
+        stdout(&o)
+            .lines()
+            .nth(2)
+            .is_some_and(|l| l.ends_with(" direct")),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check a shipped book's first moves against a deep search (issue 34's bar).
 
-Usage: book_check.py VARIANT... [--salto PATH] [--depth D] [--margin M] [--json OUT]
+Usage: book_check.py VARIANT... [--salto PATH] [--books DIR] [--depth D] [--margin M] [--json OUT]
 
 For each variant: the book moves of the start position (`salto book show`),
 the ones the engine may play (scored no more than M men below the best book
@@ -15,13 +15,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('variants', nargs='+')
     ap.add_argument('--salto', default='target/release/salto')
+    ap.add_argument('--books', help='check DIR/VARIANT.bin instead of the shipped books')
     ap.add_argument('--depth', type=int, default=20)
     ap.add_argument('--margin', type=float, default=0.04)
     ap.add_argument('--json')
     a = ap.parse_args()
     out, failed = {}, False
     for v in a.variants:
-        show = subprocess.run([a.salto, 'book', 'show', '--variant', v],
+        book_arg = ['--book', f'{a.books}/{v}.bin'] if a.books else []
+        show = subprocess.run([a.salto, 'book', 'show', '--variant', v] + book_arg,
                               capture_output=True, text=True, check=True).stdout.splitlines()
         # "position FEN", "move score depth count", then one line per move.
         rows = [l.split() for l in show[2:] if l.strip()]

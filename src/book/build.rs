@@ -12,7 +12,7 @@
 //! expanded, the shallower first. The book file is the whole state: a
 //! build resumes from it (the tree is replayed from the start position).
 
-use super::{Book, LEAF, Record, clamp_score, move_code, rules_key, up};
+use super::{Book, DIRECT, LEAF, Record, clamp_score, move_code, rules_key, up};
 use crate::game::{Game, MoveList, Score, outcome_score};
 use crate::search::{Control, Limits, Searcher};
 use std::collections::HashMap;
@@ -48,6 +48,27 @@ struct Child<G: Game> {
     depth: u8,
     /// The game is over after the move: never expanded.
     terminal: bool,
+    /// A direct search of the position after the move (its score from the
+    /// mover's view, its depth), from `salto book rescore`: it stands for
+    /// the move while it is deeper than the value backed up from below.
+    direct: Option<(Score, u8)>,
+}
+
+impl<G: Game> Child<G> {
+    /// The move's value from the mover's view and its depth: the value
+    /// backed up from the expanded position below (`below`, from that
+    /// position's view), or the leaf search; a deeper direct search
+    /// replaces either. The flag says whether the direct search was used.
+    fn value(&self, below: Option<&Eval>) -> (Score, u8, bool) {
+        let (score, depth) = match below {
+            Some(e) => (up(e.value), e.depth.saturating_add(1)),
+            None => (self.score, self.depth),
+        };
+        match self.direct {
+            Some((s, d)) if d > depth => (s, d, true),
+            _ => (score, depth, false),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -141,6 +162,7 @@ impl<G: Game> Builder<G> {
                     pos: child.clone(),
                     score: r.score as Score,
                     depth: r.depth,
+                    direct: (r.flags & DIRECT != 0).then_some((r.score as Score, r.depth)),
                 });
                 if r.flags & LEAF == 0 {
                     queue.push((child, ply + 1));
@@ -156,8 +178,9 @@ impl<G: Game> Builder<G> {
         self.game.outcome(pos).is_some() || self.game.count_moves(pos) == 0
     }
 
-    /// The score of `pos` for the player to move, and its depth.
-    fn score_leaf(&mut self, pos: &G::Position) -> (Score, u8) {
+    /// The score of `pos` for the player to move, and its depth: the leaf
+    /// search of the build, or a search to `depth` when given.
+    fn score_leaf(&mut self, pos: &G::Position, depth: Option<u32>) -> (Score, u8) {
         let g = self.game;
         let me = g.to_move(pos);
         if let Some(o) = g.outcome(pos) {
@@ -167,8 +190,12 @@ impl<G: Game> Builder<G> {
             return (-crate::game::SCORE_WIN, 0);
         }
         let limits = Limits {
-            depth: self.cfg.depth,
-            nodes: self.cfg.nodes,
+            depth: depth.or(self.cfg.depth),
+            nodes: if depth.is_some() {
+                None
+            } else {
+                self.cfg.nodes
+            },
             multipv: 1,
             ..Limits::default()
         };
@@ -188,7 +215,7 @@ impl<G: Game> Builder<G> {
         let mut children = Vec::with_capacity(list.len());
         for &mv in list.iter() {
             let child = g.play(pos, mv);
-            let (s, depth) = self.score_leaf(&child);
+            let (s, depth) = self.score_leaf(&child, None);
             children.push(Child {
                 code: move_code(&g, pos, mv),
                 hash: g.hash(&child),
@@ -196,6 +223,7 @@ impl<G: Game> Builder<G> {
                 pos: child,
                 score: up(s),
                 depth: depth.saturating_add(1),
+                direct: None,
             });
         }
         if !children.is_empty() {
@@ -237,8 +265,9 @@ impl<G: Game> Builder<G> {
                 self.eval_node(c.hash, memo, open)
             };
             let in_shard = !is_root || (i as u64) % self.cfg.shard.1 == self.cfg.shard.0 - 1;
+            let (value, depth, _) = c.value(below.as_ref());
             let row = match below {
-                Some(e) => (up(e.value), e.depth.saturating_add(1), e.count, e.prio),
+                Some(e) => (value, depth, e.count, e.prio),
                 None => {
                     let p = if c.terminal
                         || !in_shard
@@ -249,7 +278,7 @@ impl<G: Game> Builder<G> {
                     } else {
                         0
                     };
-                    (c.score, c.depth, 0, [p, p])
+                    (value, depth, 0, [p, p])
                 }
             };
             let row = if in_shard {
@@ -306,7 +335,7 @@ impl<G: Game> Builder<G> {
             .children
             .iter()
             .zip(list.iter())
-            .max_by_key(|(c, _)| memo.get(&c.hash).map_or(c.score, |x| up(x.value)))
+            .max_by_key(|(c, _)| c.value(self.expanded_below(&memo, c)).0)
             .map(|(_, &m)| self.game.format_move(&self.root, m))?;
         Some((e.value, best))
     }
@@ -344,24 +373,108 @@ impl<G: Game> Builder<G> {
         false
     }
 
+    /// The backed-up values of the position after `c`, if the book
+    /// expands it.
+    fn expanded_below<'m>(&self, memo: &'m HashMap<u64, Eval>, c: &Child<G>) -> Option<&'m Eval> {
+        if self.nodes.contains_key(&c.hash) {
+            memo.get(&c.hash)
+        } else {
+            None
+        }
+    }
+
+    /// The expanded positions fewer than `plies` from the start, the
+    /// shallowest first (then by key: the order is the same every run).
+    pub fn positions_above(&self, plies: u32) -> Vec<u64> {
+        let mut keys: Vec<(u32, u64)> = self
+            .nodes
+            .iter()
+            .filter(|(_, n)| n.ply < plies)
+            .map(|(&k, n)| (n.ply, k))
+            .collect();
+        keys.sort_unstable();
+        keys.into_iter().map(|(_, k)| k).collect()
+    }
+
+    /// Re-scores the moves of the expanded position `key` with a multi-PV
+    /// search of `depth` plies over all its moves (what `salto analyse
+    /// --depth D --multipv N` reports), unless every move already has a
+    /// direct search that deep; each score stands for its move while it is
+    /// deeper than the value backed up from the book's tree, so that the
+    /// first plies, whose backed-up values come from shallow leaves a few
+    /// plies down, get the judgement of one deep search. Returns whether a
+    /// search was made.
+    pub fn rescore(&mut self, key: u64, depth: u32) -> bool {
+        let g = self.game;
+        let pos = if key == g.hash(&self.root) {
+            self.root.clone()
+        } else {
+            let found = self
+                .nodes
+                .values()
+                .flat_map(|n| n.children.iter())
+                .find(|c| c.hash == key)
+                .map(|c| c.pos.clone());
+            let Some(pos) = found else { return false };
+            pos
+        };
+        let Some(node) = self.nodes.get(&key) else {
+            return false;
+        };
+        let depth8 = depth.min(255) as u8;
+        if node
+            .children
+            .iter()
+            .all(|c| c.terminal || c.direct.is_some_and(|(_, d)| d >= depth8))
+        {
+            return false;
+        }
+        let mut list = MoveList::new();
+        g.generate(&pos, &mut list);
+        let limits = Limits {
+            depth: Some(depth),
+            multipv: list.len(),
+            ..Limits::default()
+        };
+        let control = Control::new();
+        let mut last: Vec<(u32, G::Move, Score)> = Vec::new();
+        self.searcher
+            .search(&pos, &[], &limits, &control, &mut |info| {
+                if let Some(&mv) = info.pv.first() {
+                    last.retain(|&(_, m, _)| m != mv);
+                    last.push((info.depth, mv, info.score));
+                }
+            });
+        self.searches += 1;
+        let Some(node) = self.nodes.get_mut(&key) else {
+            return false;
+        };
+        for (c, &mv) in node.children.iter_mut().zip(list.iter()) {
+            if c.terminal {
+                continue;
+            }
+            if let Some(&(d, _, score)) = last.iter().find(|&&(_, m, _)| m == mv) {
+                c.direct = Some((score, d.min(255) as u8));
+            }
+        }
+        true
+    }
+
     /// The book as it stands.
     pub fn book(&self) -> Book {
         let memo = self.evaluate();
         let mut records = Vec::new();
         for (&key, node) in &self.nodes {
             for c in &node.children {
-                let (score, depth, count, leaf) = match memo.get(&c.hash) {
-                    Some(e) if self.nodes.contains_key(&c.hash) => {
-                        (up(e.value), e.depth.saturating_add(1), e.count, false)
-                    }
-                    _ => (c.score, c.depth, 0, true),
-                };
+                let below = self.expanded_below(&memo, c);
+                let (score, depth, direct) = c.value(below);
+                let (count, leaf) = below.map_or((0, true), |e| (e.count, false));
                 records.push(Record {
                     key,
                     mv: c.code,
                     score: clamp_score(score),
                     depth,
-                    flags: if leaf { LEAF } else { 0 },
+                    flags: if leaf { LEAF } else { 0 } | if direct { DIRECT } else { 0 },
                     count,
                 });
             }

@@ -29,6 +29,10 @@ pub const TRAILER: usize = 8;
 /// Record flag: the move leads to a position the book does not expand (its
 /// score is that of the leaf search).
 pub const LEAF: u8 = 1;
+/// Record flag: the score is a direct search of the position after the
+/// move (`salto book rescore`), deeper than the value backed up from the
+/// book's own tree below it, which it replaces.
+pub const DIRECT: u8 = 2;
 
 /// One book move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +46,7 @@ pub struct Record {
     pub score: i16,
     /// The search depth behind the score (leaf search plus book plies).
     pub depth: u8,
-    /// [`LEAF`] or 0.
+    /// [`LEAF`], [`DIRECT`], both or 0.
     pub flags: u8,
     /// Book positions expanded below the move (0 for a leaf).
     pub count: u32,

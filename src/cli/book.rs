@@ -1,9 +1,9 @@
-//! `salto book build | merge | show` (docs/book.md).
+//! `salto book build | merge | rescore | show` (docs/book.md).
 
 use super::GameArgs;
 use super::datagen::parse_shard;
 use crate::book::build::{Builder, Config};
-use crate::book::{Book, LEAF};
+use crate::book::{Book, DIRECT, LEAF};
 use crate::game::Game;
 use crate::session::{Start, format, setup};
 use crate::variant::GameVisitor;
@@ -26,6 +26,8 @@ pub enum BookCommand {
     Build(BuildArgs),
     /// Merge books of one game (shards) into one.
     Merge(MergeArgs),
+    /// Re-score the moves of a book's first plies with a deeper search.
+    Rescore(RescoreArgs),
     /// Print the book moves of a position.
     Show(ShowArgs),
 }
@@ -77,6 +79,26 @@ pub struct MergeArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct RescoreArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The book file, rewritten in place (atomically, after each position).
+    #[arg(long)]
+    pub book: PathBuf,
+    /// Re-score the moves of the positions fewer than this many plies from
+    /// the start.
+    #[arg(long, default_value_t = 1)]
+    pub plies: u32,
+    /// The search depth of a move (the position after it is searched to
+    /// DEPTH - 1).
+    #[arg(long, default_value_t = 20)]
+    pub depth: u32,
+    /// Search table, MiB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+}
+
+#[derive(Args, Debug)]
 pub struct ShowArgs {
     #[command(flatten)]
     pub game: GameArgs,
@@ -100,6 +122,12 @@ pub fn run(args: BookArgs) -> ExitCode {
             .and_then(|o| crate::variant::dispatch(&o, BuildRun(a)).map_err(|e| e.0))
             .and_then(|r| r),
         BookCommand::Merge(a) => merge(a),
+        BookCommand::Rescore(a) => a
+            .game
+            .options()
+            .map_err(|e| e.0)
+            .and_then(|o| crate::variant::dispatch(&o, RescoreRun(a)).map_err(|e| e.0))
+            .and_then(|r| r),
         BookCommand::Show(a) => a
             .game
             .options()
@@ -206,6 +234,69 @@ fn build<G: Game>(game: G, a: BuildArgs) -> Result<(), String> {
     Ok(())
 }
 
+struct RescoreRun(RescoreArgs);
+
+impl GameVisitor for RescoreRun {
+    type Output = Result<(), String>;
+    fn visit<G: Game>(self, game: G) -> Result<(), String> {
+        rescore(game, self.0)
+    }
+}
+
+/// Re-scores the first plies; resumable, since a move that already has a
+/// direct search of the depth is not searched again.
+fn rescore<G: Game>(game: G, a: RescoreArgs) -> Result<(), String> {
+    let book = Book::load(&a.book)?;
+    let cfg = Config {
+        budget: 0,
+        depth: Some(a.depth.max(1)),
+        nodes: None,
+        weight: 10,
+        max_ply: u32::MAX,
+        shard: (1, 1),
+        hash_mib: a.hash.clamp(1, 4096),
+    };
+    let mut b = Builder::new(game, cfg, Some(&book))?;
+    let keys = b.positions_above(a.plies);
+    let bar = ProgressBar::new(keys.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} positions, eta {eta}",
+        )
+        .map_err(|e| e.to_string())?
+        .progress_chars("=> "),
+    );
+    let t0 = std::time::Instant::now();
+    let mut searches = 0;
+    for key in keys {
+        if b.rescore(key, a.depth.max(1)) {
+            searches += 1;
+            b.book().save(&a.book)?;
+        }
+        bar.inc(1);
+    }
+    bar.finish();
+    let after = b.book();
+    after.save(&a.book)?;
+    let root = b.root_value();
+    errln!(
+        "book: re-scored {searches} positions with multi-PV searches of depth {} in {:.1} s; {} moves now scored by a direct search; root {}, written to {}",
+        a.depth,
+        t0.elapsed().as_secs_f64(),
+        after
+            .records()
+            .iter()
+            .filter(|r| r.flags & DIRECT != 0)
+            .count(),
+        root.map_or("-".to_string(), |(v, m)| format!(
+            "{} {m}",
+            format::score(v)
+        )),
+        a.book.display()
+    );
+    Ok(())
+}
+
 fn merge(a: MergeArgs) -> Result<(), String> {
     let books = a
         .files
@@ -256,12 +347,13 @@ fn show<G: Game>(game: G, a: ShowArgs) -> Result<(), String> {
     outln!("move score depth count");
     for (mv, r) in found {
         outln!(
-            "{} {} {} {}{}",
+            "{} {} {} {}{}{}",
             game.format_move(&pos, mv),
             format::score(r.score as i32),
             r.depth,
             r.count,
-            if r.flags & LEAF != 0 { " leaf" } else { "" }
+            if r.flags & LEAF != 0 { " leaf" } else { "" },
+            if r.flags & DIRECT != 0 { " direct" } else { "" }
         );
     }
     Ok(())
