@@ -249,6 +249,7 @@ fn check<R: Rules>(name: &str, n: u32, solve_n: u32) -> (Database, TempDir, Vec<
         root: &dir.0,
         pieces: n,
         progress: false,
+        memory: None,
     })
     .expect("build");
     let indexed: u64 = reports.iter().map(|r| 2 * r.count).sum();
@@ -407,6 +408,7 @@ fn bad_files_are_skipped_and_rebuilt_and_finished_ones_reused() {
         root: &dir.0,
         pieces: 3,
         progress: false,
+        memory: None,
     };
     let first = build_all::<English>(&opts).expect("build");
     assert!(first.iter().all(|r| !r.reused));
@@ -496,6 +498,7 @@ fn a_cut_file_is_never_read_and_an_interrupted_build_resumes() {
         root: &dir.0,
         pieces: 3,
         progress: false,
+        memory: None,
     };
     build_all::<English>(&opts).expect("build");
     let scan = place::scan::<English>(&dir.0);
@@ -550,4 +553,42 @@ fn a_cut_file_is_never_read_and_an_interrupted_build_resumes() {
         .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
         .count();
     assert_eq!(leftovers, 0);
+}
+
+#[test]
+fn a_build_above_its_memory_limit_stops_at_the_slice_and_keeps_the_ones_before() {
+    let dir = temp_dir("memory-limit");
+    let opts = BuildOptions {
+        dtc_pieces: 3,
+        root: &dir.0,
+        pieces: 3,
+        progress: false,
+        memory: Some(salto::egdb::build::build_memory(20_000, true)),
+    };
+    let err = match build_all::<English>(&opts) {
+        Err(e) => e,
+        Ok(_) => panic!("english 3 pieces fitted in the memory of 20,000 positions"),
+    };
+    assert!(
+        err.contains("--memory") && err.contains("needs about"),
+        "{err}"
+    );
+    let two_pieces = std::fs::read_dir(dir.0.join("english"))
+        .expect("folder")
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().to_string();
+            let digits: u32 = name.chars().take(4).filter_map(|c| c.to_digit(10)).sum();
+            name.ends_with(".egdb") && digits == 2
+        })
+        .count();
+    assert_eq!(two_pieces, 4, "the 2-piece slices are kept");
+    // Without the limit the build goes on from there.
+    let done = build_all::<English>(&BuildOptions {
+        memory: None,
+        ..opts
+    })
+    .expect("build");
+    assert!(done.iter().filter(|r| r.reused).count() >= 4);
+    assert!(done.iter().any(|r| !r.reused && r.material.pieces() == 3));
 }

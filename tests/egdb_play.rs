@@ -35,6 +35,7 @@ fn won_in_play<R: Rules>(variant: &str, pieces: u32, m: &str) {
         pieces,
         dtc_pieces: pieces,
         progress: false,
+        memory: None,
     })
     .expect("build");
     let db = Database::open::<R>(&dir.0, pieces);

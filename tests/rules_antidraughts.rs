@@ -108,6 +108,7 @@ fn there_is_no_move_count_draw_rule_and_no_endgame_database() {
         pieces: 2,
         dtc_pieces: 2,
         progress: false,
+        memory: None,
     };
     let e = salto::egdb::build::build_all::<R>(&opts).unwrap_err();
     assert!(e.contains("antidraughts has no endgame databases"), "{e}");

@@ -66,6 +66,46 @@ pub struct BuildArgs {
     /// Added to finished slices without rewriting them.
     #[arg(long, default_value_t = 4)]
     pub dtc_pieces: u32,
+    /// The most memory one slice's build may take (e.g. 8G, 512M, or
+    /// bytes): the build holds only the finished slices that later slices
+    /// lead to, and stops with an error at a slice that would need more,
+    /// before allocating it. Default: no limit.
+    #[arg(long, value_parser = parse_size)]
+    pub memory: Option<u64>,
+}
+
+/// A size in bytes: a number with an optional K, M, G or T suffix (powers
+/// of 1024; `GiB`, `GB` and `g` read the same).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let shift = match unit
+        .trim()
+        .to_ascii_lowercase()
+        .trim_end_matches("ib")
+        .trim_end_matches('b')
+    {
+        "" => 0,
+        "k" => 10,
+        "m" => 20,
+        "g" => 30,
+        "t" => 40,
+        _ => {
+            return Err(format!(
+                "{s:?}: expected a size such as 8G, 512M or 1000000 (bytes)"
+            ));
+        }
+    };
+    let v: f64 = num
+        .parse()
+        .map_err(|_| format!("{s:?}: expected a size such as 8G, 512M or 1000000 (bytes)"))?;
+    if !v.is_finite() || v <= 0.0 {
+        return Err(format!("{s:?}: the size must be above 0"));
+    }
+    Ok((v * (1u64 << shift) as f64) as u64)
 }
 
 #[derive(Args, Debug)]
@@ -78,9 +118,14 @@ pub struct InfoArgs {
 }
 
 enum Job {
-    Build { dtc_pieces: u32 },
+    Build {
+        dtc_pieces: u32,
+        memory: Option<u64>,
+    },
     Verify,
-    Info { slices: bool },
+    Info {
+        slices: bool,
+    },
 }
 
 struct Run<'a> {
@@ -165,12 +210,13 @@ impl RulesVisitor for Run<'_> {
         let a = self.args;
         let start = Instant::now();
         match self.job {
-            Job::Build { dtc_pieces } => {
+            Job::Build { dtc_pieces, memory } => {
                 let opts = BuildOptions {
                     root: &self.dir,
                     pieces: a.pieces,
                     dtc_pieces,
                     progress: true,
+                    memory,
                 };
                 match build_all::<R>(&opts) {
                     Ok(rows) => {
@@ -306,6 +352,7 @@ pub fn run(args: EgdbArgs) -> ExitCode {
         EgdbCommand::Build(b) => (
             Job::Build {
                 dtc_pieces: b.dtc_pieces,
+                memory: b.memory,
             },
             &b.common,
         ),
@@ -430,5 +477,22 @@ impl RulesVisitor for ScanVisitor<'_> {
     type Output = place::Scan;
     fn visit<R: Rules>(self, _game: Draughts<R>) -> place::Scan {
         place::scan::<R>(self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn memory_sizes_read_with_their_units() {
+        assert_eq!(parse_size("8G"), Ok(8 << 30));
+        assert_eq!(parse_size("8GiB"), Ok(8 << 30));
+        assert_eq!(parse_size("512m"), Ok(512 << 20));
+        assert_eq!(parse_size("1.5K"), Ok(1536));
+        assert_eq!(parse_size("1000000"), Ok(1_000_000));
+        assert!(parse_size("8X").is_err());
+        assert!(parse_size("G").is_err());
+        assert!(parse_size("0").is_err());
     }
 }

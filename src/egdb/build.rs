@@ -39,7 +39,7 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 const WIN: u8 = 1;
@@ -136,11 +136,15 @@ pub fn build_slice<R: Rules>(
     };
 
     // 1. The initial pass: decided positions with their distance (0: no
-    //    move; 1: a move out of the slice wins, or every move leaves it).
-    let first: Vec<(u64, bool)> = (0..total as usize)
+    //    move; 1: a move out of the slice wins, or every move leaves it),
+    //    marked in bitmaps (a bit a position) so that a frontier costs the
+    //    same memory however many positions it holds.
+    let mut frontier = Bitmap::new(total);
+    let at_one = Bitmap::new(total);
+    (0..total as usize)
         .into_par_iter()
         .with_min_len(1024)
-        .map_init(MoveList::new, |list, g| {
+        .for_each_init(MoveList::new, |list, g| {
             let g = g as u64;
             if g.is_multiple_of(65_536) {
                 bar.inc(65_536.min(total - g));
@@ -150,7 +154,8 @@ pub fn build_slice<R: Rules>(
             movegen::generate::<R>(&pos, list);
             if list.is_empty() {
                 state[g as usize].store(LOSS, Ordering::Relaxed);
-                return Some((g, false));
+                frontier.set(g);
+                return;
             }
             let mut inside = 0u32;
             let mut can_draw = false;
@@ -163,7 +168,8 @@ pub fn build_slice<R: Rules>(
                 match solved.value::<R>(&next) {
                     Some(Wdl::Loss) => {
                         state[g as usize].store(WIN, Ordering::Relaxed);
-                        return Some((g, true));
+                        at_one.set(g);
+                        return;
                     }
                     Some(Wdl::Draw) => can_draw = true,
                     Some(Wdl::Win) => {}
@@ -179,95 +185,85 @@ pub fn build_slice<R: Rules>(
             if inside == 0 {
                 let v = if can_draw { DRAW } else { LOSS };
                 state[g as usize].store(v, Ordering::Relaxed);
-                return (v == LOSS).then_some((g, true));
+                if v == LOSS {
+                    at_one.set(g);
+                }
+                return;
             }
             moves_left[g as usize].store(inside as u8, Ordering::Relaxed);
             if can_draw {
                 state[g as usize].store(CAN_DRAW, Ordering::Relaxed);
             }
-            None
-        })
-        .flatten()
-        .collect();
+        });
 
-    // 2. Propagation, one distance at a time.
-    let (mut frontier, mut at_one): (Vec<u64>, Vec<u64>) = (Vec::new(), Vec::new());
-    for (g, one) in first {
-        if one {
-            at_one.push(g);
-        } else {
-            frontier.push(g);
-        }
-    }
+    // 2. Propagation, one distance at a time: the positions of distance d
+    //    (`frontier`) decide their predecessors, which form distance d + 1.
+    let mut at_one = Some(at_one);
+    let mut next = Bitmap::new(total);
     let mut levels = 0u32;
     let mut d = 0u32;
-    while !frontier.is_empty() || !at_one.is_empty() {
-        if d == 1 {
-            frontier.append(&mut at_one);
+    loop {
+        if d == 1
+            && let Some(one) = at_one.take()
+        {
+            frontier.or_with(&one);
         }
-        if !frontier.is_empty() {
+        let size = frontier.count();
+        if size == 0 && at_one.as_ref().is_none_or(|one| one.count() == 0) {
+            break;
+        }
+        if size > 0 {
             levels = d;
         }
         if want_dtc {
             let v = d.min(file::DTC_UNKNOWN as u32) as u8;
-            frontier
-                .par_iter()
-                .for_each(|&g| dtc[g as usize].store(v, Ordering::Relaxed));
+            frontier.for_each(|g| dtc[g as usize].store(v, Ordering::Relaxed));
         }
-        bar.set_message(format!("{m}: distance {d}, {} new", frontier.len()));
+        bar.set_message(format!("{m}: distance {d}, {size} new"));
         d += 1;
-        frontier = frontier
-            .par_iter()
-            .with_min_len(256)
-            .fold(Vec::new, |mut next, &g| {
-                let side = (g / n) as u8;
-                let q = board.join::<R>(ix.unindex(g % n), side);
-                let won = state[g as usize].load(Ordering::Relaxed) & 3 == WIN;
-                predecessors::<R>(&q, |p| {
-                    let pg = p.side as u64 * n + ix.index(board.split::<R>(&p));
-                    let cell = &state[pg as usize];
-                    let cur = cell.load(Ordering::Relaxed);
-                    if cur & 3 != 0 {
-                        return;
-                    }
-                    if !won {
-                        // The mover can reach a lost position: a win.
-                        if cell
-                            .compare_exchange(
-                                cur,
-                                (cur & !3) | WIN,
-                                Ordering::Relaxed,
-                                Ordering::Relaxed,
-                            )
-                            .is_ok()
-                        {
-                            next.push(pg);
-                        }
-                        return;
-                    }
-                    let before = moves_left[pg as usize].fetch_sub(1, Ordering::Relaxed);
-                    if before == 0 {
-                        fail(format!(
-                            "slice {m}: an un-move without its move (index {pg})"
-                        ));
-                    } else if before == 1
-                        && cur & CAN_DRAW == 0
-                        && cell
-                            .compare_exchange(cur, LOSS, Ordering::Relaxed, Ordering::Relaxed)
-                            .is_ok()
-                    {
-                        next.push(pg);
-                    }
-                });
-                next
-            })
-            .reduce(Vec::new, |mut a, mut b| {
-                if a.len() < b.len() {
-                    std::mem::swap(&mut a, &mut b);
+        frontier.for_each(|g| {
+            let side = (g / n) as u8;
+            let q = board.join::<R>(ix.unindex(g % n), side);
+            let won = state[g as usize].load(Ordering::Relaxed) & 3 == WIN;
+            predecessors::<R>(&q, |p| {
+                let pg = p.side as u64 * n + ix.index(board.split::<R>(&p));
+                let cell = &state[pg as usize];
+                let cur = cell.load(Ordering::Relaxed);
+                if cur & 3 != 0 {
+                    return;
                 }
-                a.extend(b);
-                a
+                if !won {
+                    // The mover can reach a lost position: a win.
+                    if cell
+                        .compare_exchange(
+                            cur,
+                            (cur & !3) | WIN,
+                            Ordering::Relaxed,
+                            Ordering::Relaxed,
+                        )
+                        .is_ok()
+                    {
+                        next.set(pg);
+                    }
+                    return;
+                }
+                let before = moves_left[pg as usize].fetch_sub(1, Ordering::Relaxed);
+                if before == 0 {
+                    fail(format!(
+                        "slice {m}: an un-move without its move (index {pg})"
+                    ));
+                } else if before == 1
+                    && cur & CAN_DRAW == 0
+                    && cell
+                        .compare_exchange(cur, LOSS, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
+                {
+                    next.set(pg);
+                }
             });
+        });
+        std::mem::swap(&mut frontier, &mut next);
+        next.clear();
     }
     if error.load(Ordering::Relaxed) {
         return Err(format!("slice {m} failed (see the log)"));
@@ -293,6 +289,61 @@ pub fn build_slice<R: Rules>(
         levels,
         dtc,
     })
+}
+
+/// A set of positions of a slice, a bit each, which threads may add to at
+/// once: the frontiers of the propagation.
+struct Bitmap {
+    words: Vec<AtomicU64>,
+}
+
+impl Bitmap {
+    fn new(bits: u64) -> Self {
+        Bitmap {
+            words: (0..bits.div_ceil(64))
+                .into_par_iter()
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+        }
+    }
+
+    fn set(&self, g: u64) {
+        self.words[(g / 64) as usize].fetch_or(1 << (g % 64), Ordering::Relaxed);
+    }
+
+    fn count(&self) -> u64 {
+        self.words
+            .par_iter()
+            .map(|w| w.load(Ordering::Relaxed).count_ones() as u64)
+            .sum()
+    }
+
+    fn or_with(&mut self, other: &Bitmap) {
+        self.words
+            .par_iter_mut()
+            .zip(&other.words)
+            .for_each(|(a, b)| *a.get_mut() |= b.load(Ordering::Relaxed));
+    }
+
+    fn clear(&mut self) {
+        self.words.par_iter_mut().for_each(|w| *w.get_mut() = 0);
+    }
+
+    /// Calls `f` on every position in the set, in parallel.
+    fn for_each(&self, f: impl Fn(u64) + Sync) {
+        self.words
+            .par_iter()
+            .enumerate()
+            .with_min_len(16)
+            .for_each(|(i, w)| {
+                let mut bits = w.load(Ordering::Relaxed);
+                while bits != 0 {
+                    let b = bits.trailing_zeros() as u64;
+                    bits &= bits - 1;
+                    f(i as u64 * 64 + b);
+                }
+            });
+    }
 }
 
 /// Calls `f` with every position from which the player who just moved
@@ -345,6 +396,28 @@ pub struct BuildOptions<'a> {
     pub dtc_pieces: u32,
     /// Show a progress bar on stderr.
     pub progress: bool,
+    /// The most memory a slice's build may need, in bytes (its working
+    /// arrays and the finished slices held for its exits; see
+    /// [`build_memory`]): a slice above it stops the build with an error
+    /// before anything is allocated. `None`: no limit.
+    pub memory: Option<u64>,
+}
+
+/// The memory, in bytes, that building a slice of `positions` positions
+/// (both sides to move) takes: a state, a move counter and, with
+/// distances, a distance byte a position; three bitmaps (two frontiers and
+/// the positions of distance 1); the packed values (2 bits a position).
+/// The finished slices it leads to come on top.
+pub fn build_memory(positions: u64, dtc: bool) -> u64 {
+    positions * (2 + dtc as u64) + 3 * positions.div_ceil(64) * 8 + positions.div_ceil(4)
+}
+
+fn gib(bytes: u64) -> String {
+    if bytes >= 1 << 30 {
+        format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64)
+    } else {
+        format!("{:.1} MiB", bytes as f64 / (1u64 << 20) as f64)
+    }
 }
 
 /// Builds (or reuses the finished files of) every slice of `R` up to
@@ -387,10 +460,27 @@ pub fn build_all<R: Rules>(opts: &BuildOptions) -> Result<Vec<SliceReport>, Stri
         slices: HashMap::new(),
     };
     let mut reports = Vec::new();
-    for (&m, &size) in materials.iter().zip(&sizes) {
+    for (i, (&m, &size)) in materials.iter().zip(&sizes).enumerate() {
         let path = slice_path(opts.root, key, m);
         let dpath = dtc_path(opts.root, key, m);
         let want_dtc = m.pieces() <= opts.dtc_pieces;
+        // Only the finished slices that this one or a later one may lead
+        // to stay in memory (the others are on disk).
+        solved
+            .slices
+            .retain(|&done, _| materials[i..].iter().any(|a| a.may_lead_to(done)));
+        let held: u64 = solved.slices.values().map(|s| s.data.len() as u64).sum();
+        let need = build_memory(size, want_dtc) + held;
+        if let Some(limit) = opts.memory
+            && need > limit
+        {
+            return Err(format!(
+                "slice {m} needs about {} to build ({size} positions, and {} of the finished slices it leads to), above the limit of {} (--memory); the slices before it are built and kept",
+                gib(need),
+                gib(held),
+                gib(limit)
+            ));
+        }
         let start = Instant::now();
         let mut levels = 0;
         let existing = if path.exists() {

@@ -109,6 +109,20 @@ impl Material {
         ]
     }
 
+    /// Whether one move from a position of this material (either side to
+    /// move) may lead to `after`: the mover keeps its pieces or crowns one
+    /// man, the other side loses none or some of its men and kings. A
+    /// build keeps in memory only the finished slices that a slice still to
+    /// build may lead to.
+    pub fn may_lead_to(self, after: Material) -> bool {
+        let side =
+            |m: u8, k: u8, m2: u8, k2: u8| (m2 == m && k2 == k) || (m2 + 1 == m && k2 == k + 1);
+        let lost = |m: u8, k: u8, m2: u8, k2: u8| m2 <= m && k2 <= k;
+        (side(self.wm, self.wk, after.wm, after.wk) && lost(self.bm, self.bk, after.bm, after.bk))
+            || (side(self.bm, self.bk, after.bm, after.bk)
+                && lost(self.wm, self.wk, after.wm, after.wk))
+    }
+
     pub fn pieces(self) -> u32 {
         self.counts().iter().sum()
     }

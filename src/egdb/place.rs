@@ -265,6 +265,7 @@ fn build_in_background<R: Rules>(
             pieces: n,
             dtc_pieces: n,
             progress: false,
+            memory: None,
         };
         let start = std::time::Instant::now();
         match pool.install(|| build_all::<R>(&opts)) {
