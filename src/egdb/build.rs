@@ -198,18 +198,17 @@ pub fn build_slice<R: Rules>(
 
     // 2. Propagation, one distance at a time: the positions of distance d
     //    (`frontier`) decide their predecessors, which form distance d + 1.
-    let mut at_one = Some(at_one);
+    //    The distance-1 positions of the first pass join at d = 1, so only
+    //    an empty frontier after that ends the propagation.
     let mut next = Bitmap::new(total);
     let mut levels = 0u32;
     let mut d = 0u32;
     loop {
-        if d == 1
-            && let Some(one) = at_one.take()
-        {
-            frontier.or_with(&one);
+        if d == 1 {
+            frontier.or_with(&at_one);
         }
         let size = frontier.count();
-        if size == 0 && at_one.as_ref().is_none_or(|one| one.count() == 0) {
+        if size == 0 && d > 0 {
             break;
         }
         if size > 0 {
