@@ -493,13 +493,7 @@ fn a_cut_file_is_never_read_and_an_interrupted_build_resumes() {
     use salto::egdb::file::{self, FileState};
     use salto::egdb::place;
     let dir = temp_dir("resume");
-    let opts = BuildOptions {
-        dtc_pieces: 3,
-        root: &dir.0,
-        pieces: 3,
-        progress: false,
-        memory: None,
-    };
+    let opts = options(&dir.0, 3, 3);
     build_all::<English>(&opts).expect("build");
     let scan = place::scan::<English>(&dir.0);
     assert_eq!(scan.complete, 3, "{}", scan.summary());
@@ -553,6 +547,103 @@ fn a_cut_file_is_never_read_and_an_interrupted_build_resumes() {
         .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
         .count();
     assert_eq!(leftovers, 0);
+}
+
+/// The options of a quiet build without a memory limit.
+fn options(root: &std::path::Path, pieces: u32, dtc_pieces: u32) -> BuildOptions<'_> {
+    BuildOptions {
+        dtc_pieces,
+        root,
+        pieces,
+        progress: false,
+        memory: None,
+    }
+}
+
+#[test]
+fn slice_files_are_stored_compressed_and_version_1_files_are_still_read() {
+    use salto::egdb::file;
+    let dir = temp_dir("compressed");
+    let opts = options(&dir.0, 3, 3);
+    build_all::<English>(&opts).expect("build");
+    let board = salto::egdb::index::Board::of::<English>();
+    let (mut stored, mut plain) = (0, 0);
+    for entry in std::fs::read_dir(dir.0.join("english")).expect("folder") {
+        let path = entry.expect("entry").path();
+        let bytes = std::fs::read(&path).expect("read");
+        assert_eq!(
+            bytes[8..12],
+            file::VERSION.to_le_bytes(),
+            "{}",
+            path.display()
+        );
+        let m: salto::egdb::Material = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .and_then(|s| s.parse().ok())
+            .expect("material");
+        let count = salto::egdb::index::Indexer::new(&board, m).count;
+        stored += bytes.len();
+        plain += file::HEADER
+            + if path.extension().is_some_and(|e| e == "dtc") {
+                file::dtc_len(count)
+            } else {
+                file::payload_len(count)
+            };
+    }
+    assert!(
+        stored * 2 < plain,
+        "{stored} bytes stored for {plain} uncompressed"
+    );
+
+    // A slice written as version 1 wrote it (the values as they are) is
+    // read, checked and probed as before.
+    let m: salto::egdb::Material = "0201".parse().unwrap();
+    let path = dir.0.join("english").join("0201.egdb");
+    let slice = file::read(&path, "english", &board, m).expect("read");
+    let mut v1 = std::fs::read(&path).expect("read")[..file::HEADER].to_vec();
+    v1[8..12].copy_from_slice(&file::VERSION_PLAIN.to_le_bytes());
+    v1[48..56].copy_from_slice(&(slice.data.len() as u64).to_le_bytes());
+    v1[56..64].copy_from_slice(&file::checksum(&slice.data).to_le_bytes());
+    v1.extend_from_slice(&slice.data);
+    let game = Draughts::<English>::default();
+    let pos = game.parse_fen("W:WK1,K5:BK32").expect("fen");
+    let before = Database::open::<English>(&dir.0, 3).probe::<English>(&pos);
+    assert!(before.is_some());
+    std::fs::write(&path, &v1).expect("write");
+    assert_eq!(
+        file::check(&path, "english", &board, m, false),
+        file::FileState::Complete
+    );
+    assert_eq!(
+        file::read(&path, "english", &board, m).expect("v1").data,
+        slice.data
+    );
+    assert_eq!(
+        Database::open::<English>(&dir.0, 3).probe::<English>(&pos),
+        before
+    );
+    // The next build reuses it and writes it again compressed.
+    let again = build_all::<English>(&opts).expect("build again");
+    assert!(again.iter().all(|r| r.reused));
+    assert_eq!(file::version(&path), Some(file::VERSION));
+    assert_eq!(
+        file::read(&path, "english", &board, m).expect("v2").data,
+        slice.data
+    );
+
+    // A compressed file whose checksum is right but whose block table
+    // does not fit the slice: refused at load, never a panic.
+    let mut bad = std::fs::read(dir.0.join("english").join("0102.egdb")).expect("read");
+    bad[68..72].copy_from_slice(&7u32.to_le_bytes());
+    let sum = file::checksum(&bad[file::HEADER..]);
+    bad[56..64].copy_from_slice(&sum.to_le_bytes());
+    let bad_path = dir.0.join("english").join("0102.egdb");
+    std::fs::write(&bad_path, &bad).expect("write");
+    let m: salto::egdb::Material = "0102".parse().unwrap();
+    let err = file::read(&bad_path, "english", &board, m).expect_err("bad table");
+    assert!(err.contains("corrupt"), "{err}");
+    assert!(Database::open::<English>(&dir.0, 3).slice(m).is_none());
 }
 
 #[test]

@@ -307,7 +307,12 @@ impl RulesVisitor for Run<'_> {
                             dtc: false,
                             reused: true,
                             seconds: 0.0,
-                            bytes: (crate::egdb::file::HEADER + s.data.len()) as u64,
+                            bytes: std::fs::metadata(crate::egdb::slice_path(
+                                &self.dir,
+                                rules_key::<R>(),
+                                m,
+                            ))
+                            .map_or(0, |md| md.len()),
                         }),
                         None => missing.push(m.to_string()),
                     }

@@ -60,11 +60,12 @@ pub struct SliceReport {
     /// 0 when the slice was not built.
     pub levels: u32,
     /// The slice has a distance file (written or found); `bytes` does not
-    /// count it (one byte a position plus the header).
+    /// count it.
     pub dtc: bool,
     /// Loaded from a finished file instead of built.
     pub reused: bool,
     pub seconds: f64,
+    /// The size of the slice's file on disk (compressed).
     pub bytes: u64,
 }
 
@@ -508,6 +509,17 @@ pub fn build_all<R: Rules>(opts: &BuildOptions) -> Result<Vec<SliceReport>, Stri
         let slice = match existing {
             Some(s) if reused => {
                 bar.inc(size);
+                // Files of the format before compression are written again
+                // compressed (the values were just read and checked).
+                if file::version(&path) == Some(file::VERSION_PLAIN) {
+                    file::write(&path, key, &s)
+                        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                }
+                if dtc_ok && file::version(&dpath) == Some(file::VERSION_PLAIN) {
+                    let d = file::read_dtc(&dpath, key, &board, m)?;
+                    file::write_dtc(&dpath, key, &s.indexer, &d)
+                        .map_err(|e| format!("cannot write {}: {e}", dpath.display()))?;
+                }
                 s
             }
             existing => {
@@ -542,7 +554,7 @@ pub fn build_all<R: Rules>(opts: &BuildOptions) -> Result<Vec<SliceReport>, Stri
             dtc: want_dtc,
             reused,
             seconds: start.elapsed().as_secs_f64(),
-            bytes: (file::HEADER + slice.data.len()) as u64,
+            bytes: std::fs::metadata(&path).map_or(0, |md| md.len()),
         });
         solved.slices.insert(m, Arc::new(slice));
     }

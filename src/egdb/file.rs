@@ -13,11 +13,18 @@
 //! | 12..16 | material: white men, white kings, black men, black kings |
 //! | 16..40 | rule set key (`international`, `turkish-immediate`, ...), zero-padded |
 //! | 40..48 | positions per side to move (the index's count) |
-//! | 48..56 | payload length in bytes |
-//! | 56..64 | FNV-1a 64 checksum of the payload |
+//! | 48..56 | stored payload length in bytes (after the header) |
+//! | 56..64 | FNV-1a 64 checksum of the stored payload |
+//!
+//! Version 2 (written since 2026-12-05) stores the payload compressed, in
+//! blocks of [`BLOCK`] bytes of values, each compressed on its own
+//! (deflate, raw): a table (`u32` block size, `u32` block count, then one
+//! `u32` compressed length a block), then the blocks one after the other.
+//! Version 1 stored the values as they are; it is still read.
 //!
 //! A file is trusted only when every field matches what the reader
-//! expects and the checksum is right.
+//! expects, the checksum is right and every block gives back exactly its
+//! length of values.
 
 use super::index::{Board, Indexer};
 use super::{Material, Slice};
@@ -29,7 +36,12 @@ pub const MAGIC: &[u8; 8] = b"SALTOEDB";
 pub const DTC_MAGIC: &[u8; 8] = b"SALTODTC";
 /// A stored distance of 255 means "255 plies or more": not usable.
 pub const DTC_UNKNOWN: u8 = 255;
-pub const VERSION: u32 = 1;
+/// The version written; [`VERSION_PLAIN`] is still read.
+pub const VERSION: u32 = 2;
+/// The version of the files without compression (before 2026-12-05).
+pub const VERSION_PLAIN: u32 = 1;
+/// Bytes of values a compressed block holds (the last one fewer).
+pub const BLOCK: usize = 1 << 16;
 pub const HEADER: usize = 64;
 const KEY_LEN: usize = 24;
 
@@ -90,6 +102,7 @@ fn write_raw(
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir)?;
     }
+    let stored = compress(payload);
     let tmp = temp_path(path);
     let written = (|| {
         let mut f = fs::File::create(&tmp)?;
@@ -98,9 +111,9 @@ fn write_raw(
             key,
             indexer.material,
             indexer.count,
-            payload,
+            &stored,
         ))?;
-        f.write_all(payload)?;
+        f.write_all(&stored)?;
         f.sync_all()?;
         fs::rename(&tmp, path)
     })();
@@ -115,6 +128,88 @@ fn write_raw(
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// The stored form of `values` (version 2): the block table, then the
+/// blocks, compressed in parallel.
+pub fn compress(values: &[u8]) -> Vec<u8> {
+    use flate2::{Compression, write::DeflateEncoder};
+    use rayon::prelude::*;
+    let blocks: Vec<Vec<u8>> = values
+        .par_chunks(BLOCK)
+        .map(|b| {
+            let mut e =
+                DeflateEncoder::new(Vec::with_capacity(b.len() / 4), Compression::default());
+            // Writing into a Vec cannot fail.
+            let _ = e.write_all(b);
+            e.finish().unwrap_or_default()
+        })
+        .collect();
+    let mut out =
+        Vec::with_capacity(8 + 4 * blocks.len() + blocks.iter().map(Vec::len).sum::<usize>());
+    out.extend_from_slice(&(BLOCK as u32).to_le_bytes());
+    out.extend_from_slice(&(blocks.len() as u32).to_le_bytes());
+    for b in &blocks {
+        out.extend_from_slice(&(b.len() as u32).to_le_bytes());
+    }
+    for b in &blocks {
+        out.extend_from_slice(b);
+    }
+    out
+}
+
+/// The values of a stored payload of version 2 that must hold `len`
+/// bytes of values: every block decompressed (in parallel) and checked
+/// against its length.
+pub fn decompress(stored: &[u8], len: usize) -> Result<Vec<u8>, String> {
+    use flate2::read::DeflateDecoder;
+    use rayon::prelude::*;
+    let corrupt = |what: &str| format!("corrupt compressed payload: {what}");
+    if stored.len() < 8 {
+        return Err(corrupt("no block table"));
+    }
+    let u32_at = |at: usize| {
+        u32::from_le_bytes([stored[at], stored[at + 1], stored[at + 2], stored[at + 3]]) as usize
+    };
+    let (block, n) = (u32_at(0), u32_at(4));
+    if block == 0 || n != len.div_ceil(block) {
+        return Err(corrupt(&format!(
+            "{n} blocks of {block} bytes for {len} bytes of values"
+        )));
+    }
+    let table_end = 8 + 4 * n;
+    if stored.len() < table_end {
+        return Err(corrupt("block table cut"));
+    }
+    let mut spans = Vec::with_capacity(n);
+    let mut at = table_end;
+    for k in 0..n {
+        let c = u32_at(8 + 4 * k);
+        if at + c > stored.len() {
+            return Err(corrupt(&format!("block {k} runs past the end")));
+        }
+        spans.push(at..at + c);
+        at += c;
+    }
+    if at != stored.len() {
+        return Err(corrupt("bytes after the last block"));
+    }
+    let mut out = vec![0u8; len];
+    out.par_chunks_mut(block)
+        .zip(spans.into_par_iter())
+        .enumerate()
+        .try_for_each(|(k, (dst, span))| {
+            let mut d = DeflateDecoder::new(&stored[span]);
+            let mut extra = [0u8; 1];
+            match (d.read_exact(dst), d.read(&mut extra)) {
+                (Ok(()), Ok(0)) => Ok(()),
+                _ => Err(corrupt(&format!(
+                    "block {k} does not give back its {} bytes",
+                    dst.len()
+                ))),
+            }
+        })?;
+    Ok(out)
 }
 
 /// The temporary name a file is written under before it is renamed into
@@ -160,6 +255,13 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(a)
 }
 
+/// The format version a file's header announces (`None`: no header).
+pub fn version(path: &Path) -> Option<u32> {
+    let mut h = [0u8; 12];
+    fs::File::open(path).ok()?.read_exact(&mut h).ok()?;
+    Some(u32::from_le_bytes([h[8], h[9], h[10], h[11]]))
+}
+
 /// Reads and checks the slice `m` of rule set `key`.
 pub fn read(path: &Path, key: &str, board: &Board, m: Material) -> Result<Slice, String> {
     let (indexer, data) = read_raw(path, MAGIC, key, board, m, payload_len)?;
@@ -188,7 +290,7 @@ fn read_raw(
         ));
     }
     let (h, payload) = bytes.split_at(HEADER);
-    let (indexer, len) = check_header(h, magic, key, board, m, payload_len)?;
+    let (indexer, len, version) = check_header(h, magic, key, board, m, payload_len)?;
     if payload.len() as u64 != len {
         return Err(format!(
             "truncated or padded: {} payload bytes, expected {len}",
@@ -198,14 +300,18 @@ fn read_raw(
     if checksum(payload) != u64_at(h, 56) {
         return Err("checksum mismatch (corrupt file)".into());
     }
-    let mut data = bytes;
-    data.drain(..HEADER);
+    if version == VERSION_PLAIN {
+        let mut data = bytes;
+        data.drain(..HEADER);
+        return Ok((indexer, data));
+    }
+    let data = decompress(payload, payload_len(indexer.count))?;
     Ok((indexer, data))
 }
 
-/// Checks a header against what the reader expects: the index and the
-/// payload length it announces (which is the expected one) when it
-/// matches.
+/// Checks a header against what the reader expects: the index, the
+/// stored payload length it announces (for version 1, the expected one)
+/// and the version, when it matches.
 fn check_header(
     h: &[u8],
     magic: &[u8; 8],
@@ -213,7 +319,7 @@ fn check_header(
     board: &Board,
     m: Material,
     payload_len: fn(u64) -> usize,
-) -> Result<(Indexer, u64), String> {
+) -> Result<(Indexer, u64, u32), String> {
     if &h[0..8] != magic {
         return Err(format!(
             "not a Salto endgame {} file (bad magic)",
@@ -225,9 +331,9 @@ fn check_header(
         ));
     }
     let version = u32::from_le_bytes([h[8], h[9], h[10], h[11]]);
-    if version != VERSION {
+    if version != VERSION && version != VERSION_PLAIN {
         return Err(format!(
-            "format version {version}, this build reads version {VERSION}"
+            "format version {version}, this build reads versions {VERSION_PLAIN} and {VERSION}"
         ));
     }
     if h[12..16] != [m.wm, m.wk, m.bm, m.bk] {
@@ -252,13 +358,18 @@ fn check_header(
         ));
     }
     let len = u64_at(h, 48);
-    if len != payload_len(count) as u64 {
+    if version == VERSION_PLAIN && len != payload_len(count) as u64 {
         return Err(format!(
             "the header announces {len} payload bytes, expected {}",
             payload_len(count)
         ));
     }
-    Ok((indexer, len))
+    if version == VERSION && len < 8 {
+        return Err(format!(
+            "the header announces {len} payload bytes, no block table"
+        ));
+    }
+    Ok((indexer, len, version))
 }
 
 /// What a quick look at a file (its header and length, not its checksum)
@@ -296,11 +407,64 @@ pub fn check(path: &Path, key: &str, board: &Board, m: Material, dtc: bool) -> F
         (MAGIC, payload_len)
     };
     match check_header(&h, magic, key, board, m, plen) {
-        Ok((_, want)) if len == HEADER as u64 + want => FileState::Complete,
-        Ok((_, want)) => FileState::Bad(format!(
+        Ok((_, want, _)) if len == HEADER as u64 + want => FileState::Complete,
+        Ok((_, want, _)) => FileState::Bad(format!(
             "truncated or padded: {} payload bytes, expected {want}",
             len.saturating_sub(HEADER as u64)
         )),
         Err(e) => FileState::Bad(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(len: usize) -> Vec<u8> {
+        // Runs and noise, as the values of a slice have.
+        (0..len)
+            .map(|i| {
+                if (i / 1000) % 3 == 0 {
+                    0x55
+                } else {
+                    (i * 7919 % 251) as u8
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn compressed_blocks_give_back_the_values_at_every_length() {
+        for len in [0, 1, 1000, BLOCK - 1, BLOCK, BLOCK + 1, 3 * BLOCK + 17] {
+            let v = values(len);
+            let stored = compress(&v);
+            assert_eq!(decompress(&stored, len).as_deref(), Ok(&v[..]), "{len}");
+        }
+        let runs = vec![0x55u8; 4 * BLOCK];
+        assert!(compress(&runs).len() < runs.len() / 50);
+    }
+
+    #[test]
+    fn a_damaged_compressed_payload_is_an_error_not_a_panic() {
+        let v = values(2 * BLOCK + 5);
+        let stored = compress(&v);
+        // Another length of values, a cut table or block, bytes added.
+        assert!(decompress(&stored, v.len() + BLOCK).is_err());
+        assert!(decompress(&stored[..6], v.len()).is_err());
+        assert!(decompress(&stored[..12], v.len()).is_err());
+        assert!(decompress(&stored[..stored.len() - 1], v.len()).is_err());
+        let mut longer = stored.clone();
+        longer.push(0);
+        assert!(decompress(&longer, v.len()).is_err());
+        // A block that claims a length past the end.
+        let mut bad = stored.clone();
+        bad[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(decompress(&bad, v.len()).is_err());
+        // Bytes flipped anywhere: an error or other values, never a panic.
+        for at in (0..stored.len()).step_by(97) {
+            let mut b = stored.clone();
+            b[at] ^= 0xa5;
+            let _ = decompress(&b, v.len());
+        }
     }
 }
