@@ -250,6 +250,7 @@ fn check<R: Rules>(name: &str, n: u32, solve_n: u32) -> (Database, TempDir, Vec<
         pieces: n,
         progress: false,
         memory: None,
+        shard: (1, 1),
     })
     .expect("build");
     let indexed: u64 = reports.iter().map(|r| 2 * r.count).sum();
@@ -409,6 +410,7 @@ fn bad_files_are_skipped_and_rebuilt_and_finished_ones_reused() {
         pieces: 3,
         progress: false,
         memory: None,
+        shard: (1, 1),
     };
     let first = build_all::<English>(&opts).expect("build");
     assert!(first.iter().all(|r| !r.reused));
@@ -557,6 +559,7 @@ fn options(root: &std::path::Path, pieces: u32, dtc_pieces: u32) -> BuildOptions
         pieces,
         progress: false,
         memory: None,
+        shard: (1, 1),
     }
 }
 
@@ -647,6 +650,64 @@ fn slice_files_are_stored_compressed_and_version_1_files_are_still_read() {
 }
 
 #[test]
+fn two_shards_built_at_once_on_one_folder_give_the_files_of_one_build() {
+    let whole = temp_dir("shards-whole");
+    build_all::<English>(&options(&whole.0, 3, 3)).expect("build");
+    let shared = temp_dir("shards");
+    let dir = shared.0.to_string_lossy().to_string();
+    // Two processes at once, as GNU parallel runs them (docs/egdb.md).
+    let shards: Vec<_> = ["1/2", "2/2"]
+        .iter()
+        .map(|k| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_salto"))
+                .args(["egdb", "build", "--variant", "english", "--pieces", "3"])
+                .args([
+                    "--dtc-pieces",
+                    "3",
+                    "--threads",
+                    "1",
+                    "--shard",
+                    k,
+                    "--dir",
+                    &dir,
+                ])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("start a shard")
+        })
+        .collect();
+    for child in shards {
+        let out = child.wait_with_output().expect("shard");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let mut names: Vec<_> = std::fs::read_dir(whole.0.join("english"))
+        .expect("folder")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 2 * 16, "16 slices to 3 pieces, with distances");
+    for name in &names {
+        let a = std::fs::read(whole.0.join("english").join(name)).expect("whole");
+        let b = std::fs::read(shared.0.join("english").join(name)).expect("shard");
+        assert!(a == b, "{name:?} differs");
+    }
+    // A bad share is refused.
+    let err = match build_all::<English>(&BuildOptions {
+        shard: (3, 2),
+        ..options(&shared.0, 3, 3)
+    }) {
+        Err(e) => e,
+        Ok(_) => panic!("shard 3/2 accepted"),
+    };
+    assert!(err.contains("3/2"), "{err}");
+}
+
+#[test]
 fn a_build_above_its_memory_limit_stops_at_the_slice_and_keeps_the_ones_before() {
     let dir = temp_dir("memory-limit");
     let opts = BuildOptions {
@@ -655,6 +716,7 @@ fn a_build_above_its_memory_limit_stops_at_the_slice_and_keeps_the_ones_before()
         pieces: 3,
         progress: false,
         memory: Some(salto::egdb::build::build_memory(20_000, true)),
+        shard: (1, 1),
     };
     let err = match build_all::<English>(&opts) {
         Err(e) => e,
@@ -677,6 +739,7 @@ fn a_build_above_its_memory_limit_stops_at_the_slice_and_keeps_the_ones_before()
     // Without the limit the build goes on from there.
     let done = build_all::<English>(&BuildOptions {
         memory: None,
+        shard: (1, 1),
         ..opts
     })
     .expect("build");

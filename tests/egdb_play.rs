@@ -36,6 +36,7 @@ fn won_in_play<R: Rules>(variant: &str, pieces: u32, m: &str) {
         dtc_pieces: pieces,
         progress: false,
         memory: None,
+        shard: (1, 1),
     })
     .expect("build");
     let db = Database::open::<R>(&dir.0, pieces);

@@ -109,6 +109,7 @@ fn there_is_no_move_count_draw_rule_and_no_endgame_database() {
         dtc_pieces: 2,
         progress: false,
         memory: None,
+        shard: (1, 1),
     };
     let e = salto::egdb::build::build_all::<R>(&opts).unwrap_err();
     assert!(e.contains("antidraughts has no endgame databases"), "{e}");

@@ -72,6 +72,13 @@ pub struct BuildArgs {
     /// before allocating it. Default: no limit.
     #[arg(long, value_parser = parse_size)]
     pub memory: Option<u64>,
+    /// Build only the K-th of N shares of the slices (every N-th slice of
+    /// the build order), for N builds at once on one folder (GNU parallel,
+    /// or machines sharing the folder): a share reads the others' slices
+    /// from the folder, waiting for the ones its slices lead to. See
+    /// docs/egdb.md.
+    #[arg(long, value_name = "K/N", value_parser = crate::cli::datagen::parse_shard)]
+    pub shard: Option<(u64, u64)>,
 }
 
 /// A size in bytes: a number with an optional K, M, G or T suffix (powers
@@ -121,6 +128,7 @@ enum Job {
     Build {
         dtc_pieces: u32,
         memory: Option<u64>,
+        shard: (u64, u64),
     },
     Verify,
     Info {
@@ -210,13 +218,18 @@ impl RulesVisitor for Run<'_> {
         let a = self.args;
         let start = Instant::now();
         match self.job {
-            Job::Build { dtc_pieces, memory } => {
+            Job::Build {
+                dtc_pieces,
+                memory,
+                shard,
+            } => {
                 let opts = BuildOptions {
                     root: &self.dir,
                     pieces: a.pieces,
                     dtc_pieces,
                     progress: true,
                     memory,
+                    shard,
                 };
                 match build_all::<R>(&opts) {
                     Ok(rows) => {
@@ -358,6 +371,7 @@ pub fn run(args: EgdbArgs) -> ExitCode {
             Job::Build {
                 dtc_pieces: b.dtc_pieces,
                 memory: b.memory,
+                shard: b.shard.unwrap_or((1, 1)),
             },
             &b.common,
         ),

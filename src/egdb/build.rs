@@ -401,7 +401,16 @@ pub struct BuildOptions<'a> {
     /// [`build_memory`]): a slice above it stops the build with an error
     /// before anything is allocated. `None`: no limit.
     pub memory: Option<u64>,
+    /// `(K, N)`: build only the K-th (from 1) of N shares of the slices
+    /// (every N-th slice of the build order), reading the other shares'
+    /// slices from the folder as their builds write them (waiting for
+    /// them when a slice of this share leads to one not yet there).
+    /// `(1, 1)`: every slice.
+    pub shard: (u64, u64),
 }
+
+/// How often a shard looks again for a slice that another shard builds.
+const SHARD_POLL: Duration = Duration::from_secs(2);
 
 /// The memory, in bytes, that building a slice of `positions` positions
 /// (both sides to move) takes: a state, a move counter and, with
@@ -417,6 +426,42 @@ fn gib(bytes: u64) -> String {
         format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64)
     } else {
         format!("{:.1} MiB", bytes as f64 / (1u64 << 20) as f64)
+    }
+}
+
+/// The slice `m` that shard `owner` builds, read from `path` once it is
+/// there and reads back correctly (a file is renamed into place only when
+/// whole, and a bad one is rebuilt by its owner).
+fn wait_for_slice(
+    path: &Path,
+    key: &str,
+    board: &Board,
+    m: Material,
+    bar: &ProgressBar,
+    owner: (u64, u64),
+) -> Slice {
+    let mut said = false;
+    loop {
+        if path.exists()
+            && let Ok(s) = file::read(path, key, board, m)
+        {
+            return s;
+        }
+        if !said {
+            said = true;
+            bar.println(format!(
+                "waiting for slice {m}, which shard {}/{} builds ({})",
+                owner.0,
+                owner.1,
+                path.display()
+            ));
+            log::info!(
+                "egdb: waiting for slice {m} from shard {}/{}",
+                owner.0,
+                owner.1
+            );
+        }
+        std::thread::sleep(SHARD_POLL);
     }
 }
 
@@ -460,15 +505,33 @@ pub fn build_all<R: Rules>(opts: &BuildOptions) -> Result<Vec<SliceReport>, Stri
         slices: HashMap::new(),
     };
     let mut reports = Vec::new();
+    let (share, shares) = opts.shard;
+    if share == 0 || share > shares {
+        return Err(format!(
+            "shard {share}/{shares}: expected K/N with 1 <= K <= N"
+        ));
+    }
+    let own = |i: usize| i as u64 % shares == share - 1;
     for (i, (&m, &size)) in materials.iter().zip(&sizes).enumerate() {
         let path = slice_path(opts.root, key, m);
         let dpath = dtc_path(opts.root, key, m);
         let want_dtc = m.pieces() <= opts.dtc_pieces;
-        // Only the finished slices that this one or a later one may lead
-        // to stay in memory (the others are on disk).
-        solved
-            .slices
-            .retain(|&done, _| materials[i..].iter().any(|a| a.may_lead_to(done)));
+        // Only the finished slices that this one or a later one of this
+        // share may lead to stay in memory (the others are on disk).
+        solved.slices.retain(|&done, _| {
+            (i..materials.len()).any(|j| own(j) && materials[j].may_lead_to(done))
+        });
+        if !own(i) {
+            // Another shard builds it: read it (when it is there) only if
+            // a slice of this share leads to it.
+            if (i + 1..materials.len()).any(|j| own(j) && materials[j].may_lead_to(m)) {
+                let owner = i as u64 % shares + 1;
+                let slice = wait_for_slice(&path, key, &board, m, &bar, (owner, shares));
+                solved.slices.insert(m, Arc::new(slice));
+            }
+            bar.inc(size);
+            continue;
+        }
         let held: u64 = solved.slices.values().map(|s| s.data.len() as u64).sum();
         let need = build_memory(size, want_dtc) + held;
         if let Some(limit) = opts.memory

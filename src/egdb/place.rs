@@ -266,6 +266,7 @@ fn build_in_background<R: Rules>(
             dtc_pieces: n,
             progress: false,
             memory: None,
+            shard: (1, 1),
         };
         let start = std::time::Instant::now();
         match pool.install(|| build_all::<R>(&opts)) {
