@@ -614,6 +614,19 @@ fn slice_files_are_stored_compressed_and_version_1_files_are_still_read() {
     let before = Database::open::<English>(&dir.0, 3).probe::<English>(&pos);
     assert!(before.is_some());
     std::fs::write(&path, &v1).expect("write");
+    // Its distances too, read once and written again compressed below.
+    let dpath = path.with_extension("dtc");
+    let dtc = file::read_dtc(&dpath, "english", &board, m).expect("distances");
+    let mut d1 = std::fs::read(&dpath).expect("read")[..file::HEADER].to_vec();
+    d1[8..12].copy_from_slice(&file::VERSION_PLAIN.to_le_bytes());
+    d1[48..56].copy_from_slice(&(dtc.len() as u64).to_le_bytes());
+    d1[56..64].copy_from_slice(&file::checksum(&dtc).to_le_bytes());
+    d1.extend_from_slice(&dtc);
+    std::fs::write(&dpath, &d1).expect("write");
+    assert_eq!(
+        file::read_dtc_versioned(&dpath, "english", &board, m).expect("v1 distances"),
+        (dtc.clone(), file::VERSION_PLAIN)
+    );
     assert_eq!(
         file::check(&path, "english", &board, m, false),
         file::FileState::Complete
@@ -629,10 +642,12 @@ fn slice_files_are_stored_compressed_and_version_1_files_are_still_read() {
     // The next build reuses it and writes it again compressed.
     let again = build_all::<English>(&opts).expect("build again");
     assert!(again.iter().all(|r| r.reused));
-    assert_eq!(file::version(&path), Some(file::VERSION));
+    let (v2, version) = file::read_versioned(&path, "english", &board, m).expect("v2");
+    assert_eq!(version, file::VERSION);
+    assert_eq!(v2.data, slice.data);
     assert_eq!(
-        file::read(&path, "english", &board, m).expect("v2").data,
-        slice.data
+        file::read_dtc_versioned(&dpath, "english", &board, m).expect("v2 distances"),
+        (dtc, file::VERSION)
     );
 
     // A compressed file whose checksum is right but whose block table

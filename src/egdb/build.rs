@@ -442,9 +442,7 @@ fn wait_for_slice(
 ) -> Slice {
     let mut said = false;
     loop {
-        if path.exists()
-            && let Ok(s) = file::read(path, key, board, m)
-        {
+        if let Ok(s) = file::read(path, key, board, m) {
             return s;
         }
         if !said {
@@ -547,7 +545,7 @@ pub fn build_all<R: Rules>(opts: &BuildOptions) -> Result<Vec<SliceReport>, Stri
         let start = Instant::now();
         let mut levels = 0;
         let existing = if path.exists() {
-            match file::read(&path, key, &board, m) {
+            match file::read_versioned(&path, key, &board, m) {
                 Ok(s) => Some(s),
                 Err(e) => {
                     bar.println(format!("{}: {e}; rebuilding", path.display()));
@@ -558,10 +556,19 @@ pub fn build_all<R: Rules>(opts: &BuildOptions) -> Result<Vec<SliceReport>, Stri
         } else {
             None
         };
+        // The distances, when they read back correctly: their values are
+        // kept only when the file is of the format before compression and
+        // the slice is reused (to be written again compressed).
+        let mut dtc_plain = None;
         let dtc_ok = want_dtc
             && dpath.exists()
-            && match file::read_dtc(&dpath, key, &board, m) {
-                Ok(_) => true,
+            && match file::read_dtc_versioned(&dpath, key, &board, m) {
+                Ok((d, version)) => {
+                    if version == file::VERSION_PLAIN && existing.is_some() {
+                        dtc_plain = Some(d);
+                    }
+                    true
+                }
                 Err(e) => {
                     bar.println(format!("{}: {e}; rebuilding", dpath.display()));
                     log::warn!("egdb: {}: {e}; rebuilding", dpath.display());
@@ -569,17 +576,17 @@ pub fn build_all<R: Rules>(opts: &BuildOptions) -> Result<Vec<SliceReport>, Stri
                 }
             };
         let reused = existing.is_some() && (dtc_ok || !want_dtc);
+        let existing = existing.map(|(s, version)| (s, version == file::VERSION_PLAIN));
         let slice = match existing {
-            Some(s) if reused => {
+            Some((s, plain)) if reused => {
                 bar.inc(size);
                 // Files of the format before compression are written again
                 // compressed (the values were just read and checked).
-                if file::version(&path) == Some(file::VERSION_PLAIN) {
+                if plain {
                     file::write(&path, key, &s)
                         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
                 }
-                if dtc_ok && file::version(&dpath) == Some(file::VERSION_PLAIN) {
-                    let d = file::read_dtc(&dpath, key, &board, m)?;
+                if let Some(d) = dtc_plain.take() {
                     file::write_dtc(&dpath, key, &s.indexer, &d)
                         .map_err(|e| format!("cannot write {}: {e}", dpath.display()))?;
                 }
@@ -592,15 +599,17 @@ pub fn build_all<R: Rules>(opts: &BuildOptions) -> Result<Vec<SliceReport>, Stri
                 match &existing {
                     // Only the distances were missing: the values found
                     // again must be the stored ones.
-                    Some(old) if old.data != built.slice.data => {
+                    Some((old, _)) if old.data != built.slice.data => {
                         return Err(format!(
                             "{}: the stored values differ from the ones built again for the distances (rebuild the slice: delete the file)",
                             path.display()
                         ));
                     }
-                    Some(_) => {}
-                    None => file::write(&path, key, &built.slice)
+                    // The stored values, in the format before compression:
+                    // written again compressed.
+                    Some((_, true)) | None => file::write(&path, key, &built.slice)
                         .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+                    Some((_, false)) => {}
                 }
                 if let Some(d) = &built.dtc {
                     file::write_dtc(&dpath, key, &built.slice.indexer, d)

@@ -255,23 +255,37 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(a)
 }
 
-/// The format version a file's header announces (`None`: no header).
-pub fn version(path: &Path) -> Option<u32> {
-    let mut h = [0u8; 12];
-    fs::File::open(path).ok()?.read_exact(&mut h).ok()?;
-    Some(u32::from_le_bytes([h[8], h[9], h[10], h[11]]))
-}
-
 /// Reads and checks the slice `m` of rule set `key`.
 pub fn read(path: &Path, key: &str, board: &Board, m: Material) -> Result<Slice, String> {
-    let (indexer, data) = read_raw(path, MAGIC, key, board, m, payload_len)?;
-    Ok(Slice { indexer, data })
+    Ok(read_versioned(path, key, board, m)?.0)
+}
+
+/// [`read`], and the format version the file was stored in.
+pub fn read_versioned(
+    path: &Path,
+    key: &str,
+    board: &Board,
+    m: Material,
+) -> Result<(Slice, u32), String> {
+    let (indexer, data, version) = read_raw(path, MAGIC, key, board, m, payload_len)?;
+    Ok((Slice { indexer, data }, version))
 }
 
 /// Reads and checks the distances of slice `m` of rule set `key`: one
 /// byte a position, White to move first.
 pub fn read_dtc(path: &Path, key: &str, board: &Board, m: Material) -> Result<Vec<u8>, String> {
-    Ok(read_raw(path, DTC_MAGIC, key, board, m, dtc_len)?.1)
+    Ok(read_dtc_versioned(path, key, board, m)?.0)
+}
+
+/// [`read_dtc`], and the format version the file was stored in.
+pub fn read_dtc_versioned(
+    path: &Path,
+    key: &str,
+    board: &Board,
+    m: Material,
+) -> Result<(Vec<u8>, u32), String> {
+    let (_, data, version) = read_raw(path, DTC_MAGIC, key, board, m, dtc_len)?;
+    Ok((data, version))
 }
 
 fn read_raw(
@@ -281,7 +295,7 @@ fn read_raw(
     board: &Board,
     m: Material,
     payload_len: fn(u64) -> usize,
-) -> Result<(Indexer, Vec<u8>), String> {
+) -> Result<(Indexer, Vec<u8>, u32), String> {
     let bytes = fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
     if bytes.len() < HEADER {
         return Err(format!(
@@ -303,10 +317,10 @@ fn read_raw(
     if version == VERSION_PLAIN {
         let mut data = bytes;
         data.drain(..HEADER);
-        return Ok((indexer, data));
+        return Ok((indexer, data, version));
     }
     let data = decompress(payload, payload_len(indexer.count))?;
-    Ok((indexer, data))
+    Ok((indexer, data, version))
 }
 
 /// Checks a header against what the reader expects: the index, the
