@@ -604,11 +604,17 @@ fn slice_files_are_stored_compressed_and_version_1_files_are_still_read() {
     let m: salto::egdb::Material = "0201".parse().unwrap();
     let path = dir.0.join("english").join("0201.egdb");
     let slice = file::read(&path, "english", &board, m).expect("read");
-    let mut v1 = std::fs::read(&path).expect("read")[..file::HEADER].to_vec();
-    v1[8..12].copy_from_slice(&file::VERSION_PLAIN.to_le_bytes());
-    v1[48..56].copy_from_slice(&(slice.data.len() as u64).to_le_bytes());
-    v1[56..64].copy_from_slice(&file::checksum(&slice.data).to_le_bytes());
-    v1.extend_from_slice(&slice.data);
+    // The file at `path` as version 1 would hold `values`: its header with
+    // that version, length and checksum, then the values as they are.
+    let as_version_1 = |path: &std::path::Path, values: &[u8]| {
+        let mut v1 = std::fs::read(path).expect("read")[..file::HEADER].to_vec();
+        v1[8..12].copy_from_slice(&file::VERSION_PLAIN.to_le_bytes());
+        v1[48..56].copy_from_slice(&(values.len() as u64).to_le_bytes());
+        v1[56..64].copy_from_slice(&file::checksum(values).to_le_bytes());
+        v1.extend_from_slice(values);
+        v1
+    };
+    let v1 = as_version_1(&path, &slice.data);
     let game = Draughts::<English>::default();
     let pos = game.parse_fen("W:WK1,K5:BK32").expect("fen");
     let before = Database::open::<English>(&dir.0, 3).probe::<English>(&pos);
@@ -617,12 +623,7 @@ fn slice_files_are_stored_compressed_and_version_1_files_are_still_read() {
     // Its distances too, read once and written again compressed below.
     let dpath = path.with_extension("dtc");
     let dtc = file::read_dtc(&dpath, "english", &board, m).expect("distances");
-    let mut d1 = std::fs::read(&dpath).expect("read")[..file::HEADER].to_vec();
-    d1[8..12].copy_from_slice(&file::VERSION_PLAIN.to_le_bytes());
-    d1[48..56].copy_from_slice(&(dtc.len() as u64).to_le_bytes());
-    d1[56..64].copy_from_slice(&file::checksum(&dtc).to_le_bytes());
-    d1.extend_from_slice(&dtc);
-    std::fs::write(&dpath, &d1).expect("write");
+    std::fs::write(&dpath, as_version_1(&dpath, &dtc)).expect("write");
     assert_eq!(
         file::read_dtc_versioned(&dpath, "english", &board, m).expect("v1 distances"),
         (dtc.clone(), file::VERSION_PLAIN)

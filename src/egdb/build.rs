@@ -546,7 +546,9 @@ pub fn build_all<R: Rules>(opts: &BuildOptions) -> Result<Vec<SliceReport>, Stri
         let mut levels = 0;
         let existing = if path.exists() {
             match file::read_versioned(&path, key, &board, m) {
-                Ok(s) => Some(s),
+                // The values, and whether the file is of the format before
+                // compression.
+                Ok((s, version)) => Some((s, version == file::VERSION_PLAIN)),
                 Err(e) => {
                     bar.println(format!("{}: {e}; rebuilding", path.display()));
                     log::warn!("egdb: {}: {e}; rebuilding", path.display());
@@ -576,7 +578,6 @@ pub fn build_all<R: Rules>(opts: &BuildOptions) -> Result<Vec<SliceReport>, Stri
                 }
             };
         let reused = existing.is_some() && (dtc_ok || !want_dtc);
-        let existing = existing.map(|(s, version)| (s, version == file::VERSION_PLAIN));
         let slice = match existing {
             Some((s, plain)) if reused => {
                 bar.inc(size);
