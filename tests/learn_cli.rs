@@ -354,3 +354,57 @@ fn datagen_killed_and_resumed_writes_the_uninterrupted_file() {
     assert!(err.contains("not a whole number"), "{err}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `--score-nodes`: the same games and positions as without it (the games
+/// are played at `--nodes`), labelled by other, deeper searches; the run is
+/// still deterministic; chinese checkers and 0 nodes are refused.
+#[test]
+fn score_nodes_relabels_the_same_positions_with_deeper_searches() {
+    let d = temp_dir("score-nodes");
+    let run = |name: &str, extra: &[&str]| -> Vec<u8> {
+        let out = d.join(name);
+        let mut args: Vec<String> = vec!["datagen".into()];
+        args.extend(GEN.iter().map(|a| a.to_string()));
+        args.extend(extra.iter().map(|a| a.to_string()));
+        args.extend(["--out".into(), s(&out)]);
+        let a: Vec<&str> = args.iter().map(|x| x.as_str()).collect();
+        let (ok, _, err) = salto(&a);
+        assert!(ok, "{err}");
+        std::fs::read(&out).expect("datagen output")
+    };
+    let plain = run("plain.bin", &[]);
+    let deep = run("deep.bin", &["--score-nodes", "3000"]);
+    let again = run("again.bin", &["--score-nodes", "3000"]);
+    assert!(deep == again, "--score-nodes is not deterministic");
+    // English records: 3 x 4 bytes of pieces, the player to move, the
+    // score (i16), the result.
+    assert_eq!(plain.len(), deep.len());
+    assert!(plain.len() > 100 * 16, "{} bytes", plain.len());
+    let mut changed = 0;
+    for (a, b) in plain.chunks(16).zip(deep.chunks(16)) {
+        assert_eq!(a[..13], b[..13], "another position or player to move");
+        assert_eq!(a[15], b[15], "another result");
+        changed += usize::from(a[13..15] != b[13..15]);
+    }
+    let n = plain.len() / 16;
+    assert!(changed * 4 > n, "only {changed} of {n} labels changed");
+    for bad in [
+        vec![
+            "--variant",
+            "chinese",
+            "--games",
+            "1",
+            "--score-nodes",
+            "100",
+        ],
+        vec!["--variant", "english", "--games", "1", "--score-nodes", "0"],
+    ] {
+        let mut a = vec!["datagen"];
+        a.extend(bad);
+        let out = s(&d.join("bad.bin"));
+        a.extend(["--out", out.as_str()]);
+        let (ok, _, err) = salto(&a);
+        assert!(!ok && err.contains("--score-nodes"), "{a:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

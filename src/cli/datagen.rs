@@ -30,6 +30,11 @@ pub struct DatagenArgs {
     /// Search nodes per move.
     #[arg(long)]
     pub nodes: Option<u64>,
+    /// Label each written position with a search of this many nodes
+    /// instead of the score of the search that played the move (games
+    /// played at --nodes, labels searched deeper). Not for chinese checkers.
+    #[arg(long)]
+    pub score_nodes: Option<u64>,
     /// Uniformly random plies from the start before the searched game.
     #[arg(long, default_value_t = 8)]
     pub random_plies: u32,
@@ -251,6 +256,9 @@ pub fn run(args: DatagenArgs) -> ExitCode {
             args.threads
         ));
     }
+    if args.score_nodes == Some(0) {
+        return super::fail("--score-nodes must be at least 1");
+    }
     let nodes = if args.depth.is_none() && args.nodes.is_none() {
         Some(3000)
     } else {
@@ -266,6 +274,7 @@ pub fn run(args: DatagenArgs) -> ExitCode {
         shards,
         max_plies: args.max_plies,
         hash_mib: args.hash.clamp(1, 4096),
+        score_nodes: args.score_nodes,
     };
     let fingerprint = crate::tournament::journal::fingerprint(&format!("{:?}|{cfg:?}", args.game));
     let run = Run {
@@ -276,6 +285,11 @@ pub fn run(args: DatagenArgs) -> ExitCode {
         fingerprint,
     };
     if opts.variant == Variant::Chinese {
+        if run.cfg.score_nodes.is_some() {
+            return super::fail(
+                "--score-nodes is for the draughts games: chinese checkers data is labelled by its results only",
+            );
+        }
         let game = match Chinese::new(opts.chinese()) {
             Ok(g) if g.num_players() == 2 => g,
             Ok(_) => {

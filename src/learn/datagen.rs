@@ -27,6 +27,11 @@ pub struct Config {
     /// A game still going after this many plies is scored a draw.
     pub max_plies: u32,
     pub hash_mib: usize,
+    /// Label each written position with a search of this many nodes (one
+    /// table per game, the positions in game order) instead of the score
+    /// of the search that played the move: games played fast, labels
+    /// searched deeper. `None`: the game's own scores.
+    pub score_nodes: Option<u64>,
 }
 
 impl Config {
@@ -147,17 +152,43 @@ pub fn result_for(winner: Option<usize>, player: usize) -> u8 {
 }
 
 /// Plays game `index` of the run and returns its quiet positions with the
-/// search score and the result.
+/// search score and the result. With [`Config::score_nodes`], each quiet
+/// position is searched again for its label, on a table of its own that
+/// the game's positions share in order, with the game's positions before
+/// it as history (so that the label knows the repetitions the player knew).
 pub fn play_game<R: Rules>(game: Draughts<R>, cfg: &Config, index: u64) -> Vec<Sample<Bb<R>>> {
     let played = self_play(game, cfg, index);
+    let hashes: Vec<u64> = played
+        .positions
+        .iter()
+        .map(|(p, _, _)| game.hash(p))
+        .collect();
+    let mut labeller = cfg.score_nodes.map(|n| {
+        let limits = Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        };
+        (Searcher::new(game, cfg.hash_mib, 1), limits, Control::new())
+    });
+    let winner = played.winner;
     played
         .positions
         .into_iter()
-        .filter(|(pos, _, _)| !game.is_unstable(pos))
-        .map(|(pos, side, score)| Sample {
-            pos,
-            score,
-            result: result_for(played.winner, side),
+        .enumerate()
+        .filter(|(_, (pos, _, _))| !game.is_unstable(pos))
+        .map(|(i, (pos, side, score))| {
+            let score = match &mut labeller {
+                Some((searcher, limits, control)) => {
+                    let r = searcher.search(&pos, &hashes[..i], limits, control, &mut |_| {});
+                    r.score.clamp(-32_000, 32_000) as i16
+                }
+                None => score,
+            };
+            Sample {
+                pos,
+                score,
+                result: result_for(winner, side),
+            }
         })
         .collect()
 }
