@@ -8,7 +8,7 @@ use super::data::{Sample, encode};
 use crate::draughts::Draughts;
 use crate::draughts::position::Bb;
 use crate::draughts::rules::Rules;
-use crate::game::{Game, MoveList, Outcome, zobrist};
+use crate::game::{Game, MoveList, Outcome, Score, zobrist};
 use crate::search::{Control, Limits, Searcher};
 
 /// What one run plays.
@@ -73,10 +73,18 @@ fn opening<G: Game>(game: &G, plies: u32, rng: &mut u64) -> G::Position {
 
 /// One self-play game: every searched position with the player to move
 /// and the search score (from that player's view), and the winner (`None`
-/// for a draw).
+/// for a draw), with the positions' hashes in the same order (the history
+/// a search of a later position is given).
 pub struct Played<P> {
     pub positions: Vec<(P, usize, i16)>,
+    pub hashes: Vec<u64>,
     pub winner: Option<usize>,
+}
+
+/// A search score as a training label: clamped to +-32,000 so that it
+/// fits an `i16` (win scores beyond it all read as the same win).
+fn label(score: Score) -> i16 {
+    score.clamp(-32_000, 32_000) as i16
 }
 
 /// The winner of a two-player game stopped without one (its move limit or
@@ -134,12 +142,15 @@ pub fn self_play<G: Game>(game: G, cfg: &Config, index: u64) -> Played<G::Positi
         let Some(best) = r.best else {
             break Some(1 - to_move);
         };
-        let score = r.score.clamp(-32_000, 32_000) as i16;
-        positions.push((pos.clone(), to_move, score));
+        positions.push((pos.clone(), to_move, label(r.score)));
         history.push(h);
         pos = game.play(&pos, best);
     };
-    Played { positions, winner }
+    Played {
+        positions,
+        hashes: history,
+        winner,
+    }
 }
 
 /// The result for `player` of a game won by `winner`: 0 loss, 1 draw, 2 win.
@@ -158,11 +169,7 @@ pub fn result_for(winner: Option<usize>, player: usize) -> u8 {
 /// it as history (so that the label knows the repetitions the player knew).
 pub fn play_game<R: Rules>(game: Draughts<R>, cfg: &Config, index: u64) -> Vec<Sample<Bb<R>>> {
     let played = self_play(game, cfg, index);
-    let hashes: Vec<u64> = played
-        .positions
-        .iter()
-        .map(|(p, _, _)| game.hash(p))
-        .collect();
+    let hashes = played.hashes;
     let mut labeller = cfg.score_nodes.map(|n| {
         let limits = Limits {
             nodes: Some(n),
@@ -180,7 +187,7 @@ pub fn play_game<R: Rules>(game: Draughts<R>, cfg: &Config, index: u64) -> Vec<S
             let score = match &mut labeller {
                 Some((searcher, limits, control)) => {
                     let r = searcher.search(&pos, &hashes[..i], limits, control, &mut |_| {});
-                    r.score.clamp(-32_000, 32_000) as i16
+                    label(r.score)
                 }
                 None => score,
             };
