@@ -11,14 +11,10 @@ moves, the mean time a move and the median clock before the move; then the
 clock left at the end of the games (median and deciles), in the games the
 engine lost, and the share of its moves answered at once (0.00 s).
 """
-import argparse, collections, re, statistics
+import argparse, collections, os, statistics, sys
 
-
-def games(text):
-    for chunk in text.split('[Event ')[1:]:
-        tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', chunk))
-        body = chunk.split('\n\n', 1)[1] if '\n\n' in chunk else ''
-        yield tags, body
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from loss_analysis import TIME, parse_pdn  # the PDN reading of the loss analysis
 
 
 def main():
@@ -31,28 +27,23 @@ def main():
     times = collections.defaultdict(list)
     clocks = collections.defaultdict(list)
     left, lost_left, instant, total = [], [], 0, 0
-    for tags, body in games(open(a.pdn).read()):
+    for tags, moves, comments in parse_pdn(open(a.pdn).read()):
         white, black = tags.get('White'), tags.get('Black')
         if a.engine not in (white, black):
             continue
-        toks = re.findall(r'\{([^}]*)\}|(\d+)\.|([0-9]+(?:[-x][0-9]+)+)', body)
-        n, last, clock, mine = 0, None, a.base, 0
-        for comment, _, mv in toks:
-            if mv:
-                last = (white, black)[n % 2]
-                n += 1
-            elif comment and last == a.engine:
-                m = re.search(r'([\d.]+)s', comment)
-                if not m:
-                    continue
-                t = float(m.group(1))
-                bucket = min(mine // 10, 12)
-                times[bucket].append(t)
-                clocks[bucket].append(clock)
-                clock += a.inc - t
-                mine += 1
-                total += 1
-                instant += t < 0.005
+        clock, mine = a.base, 0
+        for i, comment in enumerate(comments):
+            m = TIME.search(comment) if comment and (white, black)[i % 2] == a.engine else None
+            if not m:
+                continue
+            t = float(m.group(1))
+            bucket = min(mine // 10, 12)
+            times[bucket].append(t)
+            clocks[bucket].append(clock)
+            clock += a.inc - t
+            mine += 1
+            total += 1
+            instant += t < 0.005
         left.append(clock)
         res = tags.get('Result')
         winner = white if res == '2-0' else black if res == '0-2' else None

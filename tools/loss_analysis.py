@@ -31,7 +31,9 @@ def parse_pdn(text):
         for tok in re.finditer(r'\{([^}]*)\}|(\d+\.)|([0-9]+(?:[-x][0-9]+)+)', body):
             if tok.group(3):
                 moves.append(tok.group(3)); comments.append(None)
-            elif tok.group(1) is not None and moves:
+            elif tok.group(1) is not None and moves and comments[-1] is None:
+                # The engine's comment; a second one is the runner's reason
+                # for the end of the game, not the move's.
                 comments[-1] = tok.group(1)
         while moves and moves[-1] in ('2-0', '0-2', '1-1', '0-0', '1-0', '0-1'):
             moves.pop(); comments.pop()
