@@ -355,6 +355,72 @@ fn datagen_killed_and_resumed_writes_the_uninterrupted_file() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// `datagen --skip-both-kings`: the file is the plain run's with every
+/// record where both players have a king left out (the same games, the
+/// same labels of the games' own searches); with `--score-nodes` the same
+/// positions again; chinese checkers refuses it.
+#[test]
+fn datagen_skip_both_kings_writes_the_plain_run_without_those_positions() {
+    let d = temp_dir("skip-both-kings");
+    let run = |name: &str, extra: &[&str]| -> Vec<u8> {
+        let out = d.join(name);
+        let mut args: Vec<String> = vec!["datagen".into()];
+        args.extend(GEN.iter().map(|a| a.to_string()));
+        args.extend(extra.iter().map(|a| a.to_string()));
+        args.extend(["--out".into(), s(&out)]);
+        let a: Vec<&str> = args.iter().map(|x| x.as_str()).collect();
+        let (ok, _, err) = salto(&a);
+        assert!(ok, "{err}");
+        std::fs::read(&out).expect("datagen output")
+    };
+    // English records: White's pieces, Black's, kings (4 bytes each), the
+    // player to move, the score (i16), the result.
+    let both_kings = |r: &[u8]| {
+        let word = |k: usize| u32::from_le_bytes([r[k], r[k + 1], r[k + 2], r[k + 3]]);
+        let (white, black, kings) = (word(0), word(4), word(8));
+        white & kings != 0 && black & kings != 0
+    };
+    let plain = run("plain.bin", &[]);
+    let skipped = run("skip.bin", &["--skip-both-kings"]);
+    let kept: Vec<u8> = plain
+        .chunks(16)
+        .filter(|r| !both_kings(r))
+        .flatten()
+        .copied()
+        .collect();
+    assert!(
+        kept.len() < plain.len(),
+        "no position with a king on each side: the test shows nothing"
+    );
+    assert!(skipped == kept, "not the plain run without those positions");
+    let deep = run("deep.bin", &["--score-nodes", "500"]);
+    let deep_skipped = run(
+        "deep-skip.bin",
+        &["--score-nodes", "500", "--skip-both-kings"],
+    );
+    let positions = |b: &[u8]| -> Vec<Vec<u8>> {
+        b.chunks(16)
+            .filter(|r| !both_kings(r))
+            .map(|r| [&r[..13], &r[15..]].concat())
+            .collect()
+    };
+    assert_eq!(positions(&deep), positions(&deep_skipped));
+    assert_eq!(positions(&deep_skipped).len() * 16, deep_skipped.len());
+    let out = s(&d.join("bad.bin"));
+    let (ok, _, err) = salto(&[
+        "datagen",
+        "--variant",
+        "chinese",
+        "--games",
+        "1",
+        "--skip-both-kings",
+        "--out",
+        &out,
+    ]);
+    assert!(!ok && err.contains("--skip-both-kings"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// `--score-nodes`: the same games and positions as without it (the games
 /// are played at `--nodes`), labelled by other, deeper searches; the run is
 /// still deterministic; chinese checkers and 0 nodes are refused.

@@ -35,6 +35,11 @@ pub struct DatagenArgs {
     /// played at --nodes, labels searched deeper). Not for chinese checkers.
     #[arg(long)]
     pub score_nodes: Option<u64>,
+    /// Write no position where both players have a king (no label search
+    /// is spent on them): the positions `salto train --skip-both-kings`
+    /// leaves out. Not for chinese checkers.
+    #[arg(long)]
+    pub skip_both_kings: bool,
     /// Uniformly random plies from the start before the searched game.
     #[arg(long, default_value_t = 8)]
     pub random_plies: u32,
@@ -275,6 +280,7 @@ pub fn run(args: DatagenArgs) -> ExitCode {
         max_plies: args.max_plies,
         hash_mib: args.hash.clamp(1, 4096),
         score_nodes: args.score_nodes,
+        skip_both_kings: args.skip_both_kings,
     };
     let fingerprint = crate::tournament::journal::fingerprint(&format!("{:?}|{cfg:?}", args.game));
     let run = Run {
@@ -288,6 +294,11 @@ pub fn run(args: DatagenArgs) -> ExitCode {
         if run.cfg.score_nodes.is_some() {
             return super::fail(
                 "--score-nodes is for the draughts games: chinese checkers data is labelled by its results only",
+            );
+        }
+        if run.cfg.skip_both_kings {
+            return super::fail(
+                "--skip-both-kings is for the draughts games: chinese checkers has no kings",
             );
         }
         let game = match Chinese::new(opts.chinese()) {

@@ -5,6 +5,7 @@
 //! order: the shards' files concatenate into the single run's file.
 
 use super::data::{Sample, encode};
+use super::train::both_have_kings;
 use crate::draughts::Draughts;
 use crate::draughts::position::Bb;
 use crate::draughts::rules::Rules;
@@ -32,6 +33,10 @@ pub struct Config {
     /// of the search that played the move: games played fast, labels
     /// searched deeper. `None`: the game's own scores.
     pub score_nodes: Option<u64>,
+    /// Write no position where both players have a king (and spend no
+    /// label search on it): the positions `salto train --skip-both-kings`
+    /// would leave out anyway.
+    pub skip_both_kings: bool,
 }
 
 impl Config {
@@ -167,6 +172,8 @@ pub fn result_for(winner: Option<usize>, player: usize) -> u8 {
 /// position is searched again for its label, on a table of its own that
 /// the game's positions share in order, with the game's positions before
 /// it as history (so that the label knows the repetitions the player knew).
+/// With [`Config::skip_both_kings`], the positions where both players have
+/// a king are neither searched again nor written.
 pub fn play_game<R: Rules>(game: Draughts<R>, cfg: &Config, index: u64) -> Vec<Sample<Bb<R>>> {
     let played = self_play(game, cfg, index);
     let hashes = played.hashes;
@@ -182,7 +189,10 @@ pub fn play_game<R: Rules>(game: Draughts<R>, cfg: &Config, index: u64) -> Vec<S
         .positions
         .into_iter()
         .enumerate()
-        .filter(|(_, (pos, _, _))| !game.is_unstable(pos))
+        .filter(|(_, (pos, _, _))| {
+            let both_kings = cfg.skip_both_kings && both_have_kings::<R>(pos);
+            !game.is_unstable(pos) && !both_kings
+        })
         .map(|(i, (pos, side, score))| {
             let score = match &mut labeller {
                 Some((searcher, limits, control)) => {
