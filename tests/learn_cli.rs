@@ -355,6 +355,20 @@ fn datagen_killed_and_resumed_writes_the_uninterrupted_file() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// The file of `salto datagen` with [`GEN`] and `extra`, written as `name`
+/// in `d`.
+fn datagen_file(d: &Path, name: &str, extra: &[&str]) -> Vec<u8> {
+    let out = d.join(name);
+    let mut args: Vec<String> = vec!["datagen".into()];
+    args.extend(GEN.iter().map(|a| a.to_string()));
+    args.extend(extra.iter().map(|a| a.to_string()));
+    args.extend(["--out".into(), s(&out)]);
+    let a: Vec<&str> = args.iter().map(|x| x.as_str()).collect();
+    let (ok, _, err) = salto(&a);
+    assert!(ok, "{err}");
+    std::fs::read(&out).expect("datagen output")
+}
+
 /// `datagen --skip-both-kings`: the file is the plain run's with every
 /// record where both players have a king left out (the same games, the
 /// same labels of the games' own searches); with `--score-nodes` the same
@@ -362,17 +376,7 @@ fn datagen_killed_and_resumed_writes_the_uninterrupted_file() {
 #[test]
 fn datagen_skip_both_kings_writes_the_plain_run_without_those_positions() {
     let d = temp_dir("skip-both-kings");
-    let run = |name: &str, extra: &[&str]| -> Vec<u8> {
-        let out = d.join(name);
-        let mut args: Vec<String> = vec!["datagen".into()];
-        args.extend(GEN.iter().map(|a| a.to_string()));
-        args.extend(extra.iter().map(|a| a.to_string()));
-        args.extend(["--out".into(), s(&out)]);
-        let a: Vec<&str> = args.iter().map(|x| x.as_str()).collect();
-        let (ok, _, err) = salto(&a);
-        assert!(ok, "{err}");
-        std::fs::read(&out).expect("datagen output")
-    };
+    let run = |name: &str, extra: &[&str]| datagen_file(&d, name, extra);
     // English records: White's pieces, Black's, kings (4 bytes each), the
     // player to move, the score (i16), the result.
     let both_kings = |r: &[u8]| {
@@ -427,17 +431,7 @@ fn datagen_skip_both_kings_writes_the_plain_run_without_those_positions() {
 #[test]
 fn score_nodes_relabels_the_same_positions_with_deeper_searches() {
     let d = temp_dir("score-nodes");
-    let run = |name: &str, extra: &[&str]| -> Vec<u8> {
-        let out = d.join(name);
-        let mut args: Vec<String> = vec!["datagen".into()];
-        args.extend(GEN.iter().map(|a| a.to_string()));
-        args.extend(extra.iter().map(|a| a.to_string()));
-        args.extend(["--out".into(), s(&out)]);
-        let a: Vec<&str> = args.iter().map(|x| x.as_str()).collect();
-        let (ok, _, err) = salto(&a);
-        assert!(ok, "{err}");
-        std::fs::read(&out).expect("datagen output")
-    };
+    let run = |name: &str, extra: &[&str]| datagen_file(&d, name, extra);
     let plain = run("plain.bin", &[]);
     let deep = run("deep.bin", &["--score-nodes", "3000"]);
     let again = run("again.bin", &["--score-nodes", "3000"]);
