@@ -5,6 +5,9 @@
 mod cli_util;
 
 use cli_util::salto;
+use salto::draughts::English;
+use salto::learn::data::{decode, record_size};
+use salto::learn::train::both_have_kings;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -377,17 +380,15 @@ fn datagen_file(d: &Path, name: &str, extra: &[&str]) -> Vec<u8> {
 fn datagen_skip_both_kings_writes_the_plain_run_without_those_positions() {
     let d = temp_dir("skip-both-kings");
     let run = |name: &str, extra: &[&str]| datagen_file(&d, name, extra);
-    // English records: White's pieces, Black's, kings (4 bytes each), the
-    // player to move, the score (i16), the result.
-    let both_kings = |r: &[u8]| {
-        let word = |k: usize| u32::from_le_bytes([r[k], r[k + 1], r[k + 2], r[k + 3]]);
-        let (white, black, kings) = (word(0), word(4), word(8));
-        white & kings != 0 && black & kings != 0
+    let size = record_size::<English>();
+    let both_kings = |r: &[u8]| match decode::<English>(r) {
+        Ok(sample) => both_have_kings::<English>(&sample.pos),
+        Err(e) => panic!("a record datagen wrote: {e}"),
     };
     let plain = run("plain.bin", &[]);
     let skipped = run("skip.bin", &["--skip-both-kings"]);
     let kept: Vec<u8> = plain
-        .chunks(16)
+        .chunks(size)
         .filter(|r| !both_kings(r))
         .flatten()
         .copied()
@@ -402,14 +403,15 @@ fn datagen_skip_both_kings_writes_the_plain_run_without_those_positions() {
         "deep-skip.bin",
         &["--score-nodes", "500", "--skip-both-kings"],
     );
+    // The records without their label: pieces, player to move, result.
     let positions = |b: &[u8]| -> Vec<Vec<u8>> {
-        b.chunks(16)
+        b.chunks(size)
             .filter(|r| !both_kings(r))
-            .map(|r| [&r[..13], &r[15..]].concat())
+            .map(|r| [&r[..size - 3], &r[size - 1..]].concat())
             .collect()
     };
     assert_eq!(positions(&deep), positions(&deep_skipped));
-    assert_eq!(positions(&deep_skipped).len() * 16, deep_skipped.len());
+    assert_eq!(positions(&deep_skipped).len() * size, deep_skipped.len());
     let out = s(&d.join("bad.bin"));
     let (ok, _, err) = salto(&[
         "datagen",
